@@ -1,0 +1,312 @@
+//! The syntax tree that the rest of foreach-ls sees.
+//!
+//! It is our own type, not hcl-edit's, for three reasons: native HCL and the JSON syntax (`.tf.json`) convert into
+//! the same tree, so analysis has one model; every node carries its byte range in the *original* file text (after
+//! BOM handling), so equality includes spans and a cached result can never keep stale ranges (hcl-edit's
+//! `PartialEq` ignores spans); and a parser swap stays a change to this crate only.
+//!
+//! Literal values are semantic: escapes are processed, heredoc indentation and template strip markers (`~`) are
+//! already applied. Number literals keep their source text so the evaluator can read them exactly.
+
+use text_size::TextRange;
+
+/// A sequence of attributes and blocks, in source order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Body {
+    pub structures: Vec<Structure>,
+}
+
+impl Body {
+    pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
+        self.structures.iter().filter_map(|s| match s {
+            Structure::Attribute(a) => Some(a),
+            Structure::Block(_) => None,
+        })
+    }
+
+    pub fn blocks(&self) -> impl Iterator<Item = &Block> {
+        self.structures.iter().filter_map(|s| match s {
+            Structure::Block(b) => Some(b),
+            Structure::Attribute(_) => None,
+        })
+    }
+
+    /// The last attribute with this name (duplicates are a semantic error reported elsewhere).
+    pub fn attribute(&self, name: &str) -> Option<&Attribute> {
+        self.attributes().filter(|a| a.key.name == name).last()
+    }
+
+    pub fn blocks_named<'a>(&'a self, ident: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
+        self.blocks().filter(move |b| b.ident.name == ident)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Structure {
+    Attribute(Attribute),
+    Block(Block),
+}
+
+/// `key = value`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attribute {
+    pub key: Ident,
+    pub value: Expr,
+    /// From the start of the key to the end of the value.
+    pub range: TextRange,
+}
+
+/// `ident "label" label { body }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    pub ident: Ident,
+    pub labels: Vec<BlockLabel>,
+    pub body: Body,
+    /// From the start of the identifier to the closing brace.
+    pub range: TextRange,
+    /// From the opening to the closing brace, both included.
+    pub body_range: TextRange,
+}
+
+impl Block {
+    pub fn label(&self, index: usize) -> Option<&str> {
+        self.labels.get(index).map(|l| l.value.as_str())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlockLabel {
+    pub value: String,
+    /// `"aws"` rather than `aws`.
+    pub quoted: bool,
+    /// Includes the quotes of a quoted label.
+    pub range: TextRange,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ident {
+    pub name: String,
+    pub range: TextRange,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub range: TextRange,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExprKind {
+    Null,
+    Bool(bool),
+    /// The literal as written (`1`, `1.50`, `1e3`), so that evaluation can be exact.
+    Number(String),
+    /// A quoted string or heredoc. A quoted string without interpolation is a template with one literal part.
+    Template(Template),
+    /// `[a, b]`
+    Tuple(Vec<Expr>),
+    /// `{ k = v, "k2": v2 }`, items in source order (duplicates kept: evaluation keeps the last).
+    Object(Vec<ObjectItem>),
+    /// A bare root name such as `var`, `local`, `aws`, `each`.
+    Variable(Ident),
+    /// `base.attr[index].*` etc.: one or more steps applied to an expression.
+    Traversal { base: Box<Expr>, steps: Vec<TraversalStep> },
+    FuncCall(FuncCall),
+    /// `( inner )`
+    Parenthesis(Box<Expr>),
+    Conditional { cond: Box<Expr>, then_expr: Box<Expr>, else_expr: Box<Expr> },
+    Unary { op: UnaryOp, operand: Box<Expr> },
+    Binary { lhs: Box<Expr>, op: BinaryOp, rhs: Box<Expr> },
+    For(Box<ForExpr>),
+    /// Stands in for what could not be converted (only produced for JSON input that is not an expression); it
+    /// evaluates to an unknown value and never matches anything.
+    Invalid,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectItem {
+    pub key: ObjectKey,
+    pub value: Expr,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ObjectKey {
+    /// A bare identifier key: `{ foo = 1 }` (a string "foo", never a variable).
+    Ident(Ident),
+    /// Any other key expression: `{ "foo" = 1 }`, `{ (var.k) = 1 }`.
+    Expr(Expr),
+}
+
+impl ObjectKey {
+    pub fn range(&self) -> TextRange {
+        match self {
+            ObjectKey::Ident(i) => i.range,
+            ObjectKey::Expr(e) => e.range,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraversalStep {
+    pub op: TraversalOp,
+    /// Includes the leading `.` or the brackets.
+    pub range: TextRange,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TraversalOp {
+    /// `.name`
+    GetAttr(Ident),
+    /// `[expr]`
+    Index(Expr),
+    /// `.0` (legacy index syntax)
+    LegacyIndex(u64),
+    /// `.*`
+    AttrSplat,
+    /// `[*]`
+    FullSplat,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FuncCall {
+    pub name: FuncName,
+    pub args: Vec<Expr>,
+    /// `f(a, b...)`: the final argument is expanded.
+    pub expand_final: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FuncName {
+    /// `provider::aws::arn_parse` has namespace `["provider", "aws"]`; `core::toset` has `["core"]`.
+    pub namespace: Vec<Ident>,
+    pub name: Ident,
+}
+
+impl FuncName {
+    /// The name as written, namespace included (`core::toset`).
+    pub fn full_name(&self) -> String {
+        let mut s = String::new();
+        for ns in &self.namespace {
+            s.push_str(&ns.name);
+            s.push_str("::");
+        }
+        s.push_str(&self.name.name);
+        s
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryOp {
+    Eq,
+    NotEq,
+    Lt,
+    Gt,
+    LtEq,
+    GtEq,
+    And,
+    Or,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl BinaryOp {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BinaryOp::Eq => "==",
+            BinaryOp::NotEq => "!=",
+            BinaryOp::Lt => "<",
+            BinaryOp::Gt => ">",
+            BinaryOp::LtEq => "<=",
+            BinaryOp::GtEq => ">=",
+            BinaryOp::And => "&&",
+            BinaryOp::Or => "||",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Mod => "%",
+        }
+    }
+}
+
+/// `[for k, v in coll : v if cond]` (tuple form, `key_expr` is `None`) or `{for k, v in coll : k => v... if cond}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ForExpr {
+    pub key_var: Option<Ident>,
+    pub value_var: Ident,
+    pub collection: Expr,
+    pub key_expr: Option<Expr>,
+    pub value_expr: Expr,
+    pub cond: Option<Expr>,
+    /// The `...` grouping marker of the object form.
+    pub grouping: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    pub parts: Vec<TemplatePart>,
+    pub kind: TemplateKind,
+}
+
+impl Template {
+    /// The string value if the template is a plain literal (no interpolation or directive).
+    pub fn as_literal(&self) -> Option<String> {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                TemplatePart::Literal { value, .. } => out.push_str(value),
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TemplateKind {
+    Quoted,
+    Heredoc,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplatePart {
+    Literal { value: String, range: TextRange },
+    /// `${ expr }`
+    Interpolation(Expr),
+    /// `%{ if cond }then%{ else }else%{ endif }`
+    If { cond: Expr, then_part: Template, else_part: Option<Template>, range: TextRange },
+    /// `%{ for k, v in coll }body%{ endfor }`
+    For { key_var: Option<Ident>, value_var: Ident, collection: Expr, body: Template, range: TextRange },
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, range: TextRange) -> Expr {
+        Expr { kind, range }
+    }
+
+    /// The string value of a plain string literal (`"abc"`, no interpolation).
+    pub fn as_string_literal(&self) -> Option<String> {
+        match &self.kind {
+            ExprKind::Template(t) if t.kind == TemplateKind::Quoted => t.as_literal(),
+            _ => None,
+        }
+    }
+
+    /// Strips any number of enclosing parentheses.
+    pub fn unparenthesized(&self) -> &Expr {
+        let mut e = self;
+        while let ExprKind::Parenthesis(inner) = &e.kind {
+            e = inner;
+        }
+        e
+    }
+}
