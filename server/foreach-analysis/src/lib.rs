@@ -2,3 +2,9 @@
 //!
 //! It does no IO and never fails: the CLI and the language server feed file texts in, and read diagnostics, values
 //! and IDE answers out. It knows nothing of LSP, tokio or terminals.
+
+pub mod base;
+pub mod diagnostics;
+
+pub use base::{FileId, FileRange};
+pub use diagnostics::{Code, Diagnostic, Related, Severity};

@@ -1,0 +1,103 @@
+//! The one diagnostic type of foreach-ls and the registry of its stable codes.
+//!
+//! A diagnostic has a kebab-case code that names the problem, a severity, a message in our own words (what is
+//! wrong, in lower case, names in backticks), a primary range on a single line, and related ranges that each
+//! carry their own message (the hops of a "why not static" chain, the provider block of an unknown key, a hint).
+
+use crate::base::FileRange;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    Hint,
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Severity> {
+        Some(match s {
+            "error" => Severity::Error,
+            "warning" => Severity::Warning,
+            "info" => Severity::Info,
+            "hint" => Severity::Hint,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    pub location: FileRange,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    pub location: FileRange,
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with the code's default severity.
+    pub fn new(code: Code, location: FileRange, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { code, severity: code.default_severity(), message: message.into(), location, related: Vec::new() }
+    }
+
+    pub fn with_related(mut self, location: FileRange, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related { location, message: message.into() });
+        self
+    }
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $name:literal, $severity:ident, $summary:literal; )*) => {
+        /// Every diagnostic code foreach-ls can report. Codes are stable: never rename one once released.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $( $variant, )* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[ $( Code::$variant, )* ];
+
+            /// The kebab-case name users see and write in suppressions.
+            pub fn as_str(self) -> &'static str {
+                match self { $( Code::$variant => $name, )* }
+            }
+
+            pub fn default_severity(self) -> Severity {
+                match self { $( Code::$variant => Severity::$severity, )* }
+            }
+
+            /// One line for the docs index.
+            pub fn summary(self) -> &'static str {
+                match self { $( Code::$variant => $summary, )* }
+            }
+
+            pub fn from_name(name: &str) -> Option<Code> {
+                match name { $( $name => Some(Code::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+codes! {
+    SyntaxError = "syntax-error", Error, "the file is not valid HCL or JSON syntax";
+    UnreadableFile = "unreadable-file", Error, "a file could not be read or is not UTF-8 text";
+    DuplicateBlock = "duplicate-block", Error, "a variable, local, output, module call or resource is declared twice";
+    ModuleNotFound = "module-not-found", Error, "a local module source points to a directory with no configuration";
+    ModuleCycle = "module-cycle", Error, "module calls form a cycle through their local sources";
+    InvalidVariableValue = "invalid-variable-value", Error, "a value given for a variable cannot be used";
+    UndeclaredVariableValue = "undeclared-variable-value", Warning, "a .tfvars file sets a variable the module does not declare";
+}
