@@ -11,6 +11,7 @@ use crate::base::FileRange;
 use crate::db::{Db, Workspace, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::tree::module_tree;
+use crate::vars::root_assignments;
 
 #[salsa::tracked(returns(clone))]
 pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
@@ -44,7 +45,11 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
             }
         }
     }
-    out.extend(module_tree(db, ws).diagnostics.iter().cloned());
+    let tree = module_tree(db, ws);
+    out.extend(tree.diagnostics.iter().cloned());
+    for root in &tree.roots {
+        out.extend(root_assignments(db, ws, tree.node(*root).dir).diagnostics.iter().cloned());
+    }
     sort_and_dedup(&mut out);
     Arc::new(out)
 }

@@ -12,6 +12,7 @@ pub mod model;
 pub mod paths;
 pub mod settings;
 pub mod tree;
+pub mod vars;
 
 pub use base::{FileId, FileRange};
 pub use diagnostics::{Code, Diagnostic, Related, Severity};

@@ -71,7 +71,7 @@ impl ModuleTree {
 /// Where a module call's source leads, before the tree is built.
 enum SourceDir {
     Dir(String),
-    Remote(String),
+    Remote,
     NotLiteral,
 }
 
@@ -79,7 +79,7 @@ fn call_source(parent_dir: &str, call: &ModuleCall) -> SourceDir {
     let Some(source) = call.source.as_ref() else { return SourceDir::NotLiteral };
     match source.expr.as_string_literal() {
         Some(s) if is_local_source(&s) => SourceDir::Dir(join_normalized(parent_dir, &s)),
-        Some(s) => SourceDir::Remote(s),
+        Some(_) => SourceDir::Remote,
         None => SourceDir::NotLiteral,
     }
 }
@@ -202,7 +202,7 @@ impl Builder<'_> {
             call_path.push(call.name.clone());
             let target_path = match call_source(node.dir.path(db), call) {
                 SourceDir::Dir(p) => Some(p),
-                SourceDir::Remote(_) => {
+                SourceDir::Remote => {
                     manifest.get(&call_path.join(".")).map(|rel| join_normalized(root.path(db), rel))
                 }
                 SourceDir::NotLiteral => None,

@@ -38,7 +38,7 @@ fn level(severity: Severity) -> Level<'static> {
 }
 
 /// A snippet of just the lines the span covers, so rendering cost does not grow with file size.
-fn snippet<'a>(report: &'a Report, span: &Span, label: Option<&'a str>) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+fn snippet<'a>(report: &'a Report, span: &'a Span, label: Option<&'a str>) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
     let text: &str = report.texts.get(&span.file).map(|t| &**t).unwrap_or("");
     let start = (span.start.offset as usize).min(text.len());
     let end = (span.end.offset as usize).clamp(start, text.len());
