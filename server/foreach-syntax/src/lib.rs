@@ -6,8 +6,10 @@
 pub mod ast;
 mod convert;
 mod file_kind;
+mod line_index;
 
 pub use file_kind::FileKind;
+pub use line_index::{ColumnEncoding, LineCol, LineIndex};
 pub use text_size::{TextRange, TextSize};
 
 /// The result of parsing one file: always a tree (possibly partial) plus the syntax errors found.
