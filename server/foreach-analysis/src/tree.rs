@@ -133,7 +133,8 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> Arc<ModuleTree> {
         .collect();
     roots.sort_by(|a, b| a.path(db).cmp(b.path(db)));
 
-    let mut builder = Builder { db, ws, index: &index, tree: &mut tree, unloaded: &mut unloaded, reported: HashSet::new() };
+    let mut builder =
+        Builder { db, ws, index: &index, tree: &mut tree, unloaded: &mut unloaded, reported: HashSet::new() };
     for root in &roots {
         builder.add_root(*root);
     }
@@ -202,9 +203,7 @@ impl Builder<'_> {
             call_path.push(call.name.clone());
             let target_path = match call_source(node.dir.path(db), call) {
                 SourceDir::Dir(p) => Some(p),
-                SourceDir::Remote => {
-                    manifest.get(&call_path.join(".")).map(|rel| join_normalized(root.path(db), rel))
-                }
+                SourceDir::Remote => manifest.get(&call_path.join(".")).map(|rel| join_normalized(root.path(db), rel)),
                 SourceDir::NotLiteral => None,
             };
             let target = match target_path {

@@ -47,10 +47,8 @@ fn tofu_file_replaces_tf_file_of_same_base_name() {
 
 #[test]
 fn tofu_json_replaces_only_tf_json() {
-    let h = host(&[
-        ("/ws/main.tf", "variable \"native\" {}\n"),
-        ("/ws/main.tofu.json", r#"{"variable": {"json": {}}}"#),
-    ]);
+    let h =
+        host(&[("/ws/main.tf", "variable \"native\" {}\n"), ("/ws/main.tofu.json", r#"{"variable": {"json": {}}}"#)]);
     let m = module(h.db(), dir(&h, "/ws"));
     let mut names: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
     names.sort();
@@ -60,7 +58,10 @@ fn tofu_json_replaces_only_tf_json() {
 #[test]
 fn override_files_replace_attributes_in_lexical_order() {
     let h = host(&[
-        ("/ws/main.tf", "resource \"aws_vpc\" \"v\" {\n  for_each = local.a\n  cidr_block = \"x\"\n}\nlocals {\n  a = 1\n  b = 2\n}\n"),
+        (
+            "/ws/main.tf",
+            "resource \"aws_vpc\" \"v\" {\n  for_each = local.a\n  cidr_block = \"x\"\n}\nlocals {\n  a = 1\n  b = 2\n}\n",
+        ),
         ("/ws/override.tf", "resource \"aws_vpc\" \"v\" {\n  for_each = local.b\n}\n"),
         ("/ws/z_override.tf", "locals {\n  b = 3\n}\n"),
     ]);
@@ -90,10 +91,8 @@ fn provider_override_ignores_for_each() {
 
 #[test]
 fn override_without_base_and_duplicates_are_reported() {
-    let h = host(&[
-        ("/ws/main.tf", "variable \"a\" {}\nvariable \"a\" {}\n"),
-        ("/ws/override.tf", "variable \"b\" {}\n"),
-    ]);
+    let h =
+        host(&[("/ws/main.tf", "variable \"a\" {}\nvariable \"a\" {}\n"), ("/ws/override.tf", "variable \"b\" {}\n")]);
     let mut c = codes(&h);
     c.sort();
     assert_eq!(c, ["duplicate-block", "override-without-base"]);

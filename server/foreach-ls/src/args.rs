@@ -113,8 +113,8 @@ mod tests {
 
     #[test]
     fn var_and_var_file_keep_their_order() {
-        let p = parse(["foreach-ls", "check", "--var-file", "a.tfvars", "--var", "x=1", "--var-file", "b.tfvars"])
-            .unwrap();
+        let p =
+            parse(["foreach-ls", "check", "--var-file", "a.tfvars", "--var", "x=1", "--var-file", "b.tfvars"]).unwrap();
         assert_eq!(
             p.ordered_vars,
             vec![

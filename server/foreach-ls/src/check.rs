@@ -8,9 +8,8 @@ use crate::load::{LoadOptions, load};
 use crate::{render, report};
 
 pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
-    let env_vars: Vec<(String, String)> = std::env::vars()
-        .filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v)))
-        .collect();
+    let env_vars: Vec<(String, String)> =
+        std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v))).collect();
     let workspace_name = std::env::var("TF_WORKSPACE").unwrap_or_else(|_| "default".to_string());
     let opts = LoadOptions { paths: &args.paths, excludes: &args.exclude, ordered_vars, env_vars, workspace_name };
     let loaded = match load(&opts) {
@@ -21,6 +20,15 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         }
     };
     let host = loaded.host;
+    if host.file_count() == 0 {
+        let roots: Vec<String> = loaded.roots.iter().map(|r| r.display().to_string()).collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "foreach-ls: no OpenTofu files (*.tf, *.tofu, *.tfvars and their JSON forms) under {}",
+            roots.join(", ")
+        );
+        return ExitStatus::Usage;
+    }
     host.prime_caches();
     let diagnostics = host.diagnostics();
     let cwd = std::env::current_dir().unwrap_or_default();

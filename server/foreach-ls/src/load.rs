@@ -47,7 +47,8 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     let mut roots = Vec::new();
     for p in &paths {
         let canonical = p.canonicalize().map_err(|e| LoadError(format!("cannot read `{}`: {e}", p.display())))?;
-        let dir = if canonical.is_dir() { canonical } else { canonical.parent().map(Path::to_path_buf).unwrap_or(canonical) };
+        let dir =
+            if canonical.is_dir() { canonical } else { canonical.parent().map(Path::to_path_buf).unwrap_or(canonical) };
         if !roots.contains(&dir) {
             roots.push(dir);
         }
@@ -188,7 +189,8 @@ fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Reads files in parallel, each once. Binary, non-UTF-8 and oversized files become read errors that the analysis
 /// reports as diagnostics; the command goes on.
 fn read_files(paths: &[PathBuf]) -> Change {
-    let files: Vec<(String, Result<Arc<str>, String>)> = paths.par_iter().map(|p| (path_string(p), read_text(p))).collect();
+    let files: Vec<(String, Result<Arc<str>, String>)> =
+        paths.par_iter().map(|p| (path_string(p), read_text(p))).collect();
     Change { files, ..Change::default() }
 }
 

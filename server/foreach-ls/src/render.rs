@@ -16,7 +16,8 @@ pub fn human(report: &Report, color: bool) -> String {
     let mut out = String::new();
     for r in &report.records {
         let level = level(r.severity);
-        let mut group: Group = level.primary_title(r.message.as_str()).id(r.code).element(snippet(report, &r.span, None));
+        let mut group: Group =
+            level.primary_title(r.message.as_str()).id(r.code).element(snippet(report, &r.span, None));
         for rel in &r.related {
             group = group.element(snippet(report, &rel.span, Some(rel.message.as_str())));
         }
@@ -38,7 +39,11 @@ fn level(severity: Severity) -> Level<'static> {
 }
 
 /// A snippet of just the lines the span covers, so rendering cost does not grow with file size.
-fn snippet<'a>(report: &'a Report, span: &'a Span, label: Option<&'a str>) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
+fn snippet<'a>(
+    report: &'a Report,
+    span: &'a Span,
+    label: Option<&'a str>,
+) -> Snippet<'a, annotate_snippets::Annotation<'a>> {
     let text: &str = report.texts.get(&span.file).map(|t| &**t).unwrap_or("");
     let start = (span.start.offset as usize).min(text.len());
     let end = (span.end.offset as usize).clamp(start, text.len());

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use foreach_analysis::{Diagnostic, FileId, Severity};
-use foreach_syntax::{LineIndex, TextSize};
+use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pos {
@@ -83,14 +83,20 @@ pub fn build(diagnostics: &[Diagnostic], files: &HashMap<FileId, (String, Arc<st
                 message: r.message.clone(),
             })
             .collect();
-        records.push(Record { code: d.code.as_str(), severity: d.severity, message: d.message.clone(), span: primary, related });
+        records.push(Record {
+            code: d.code.as_str(),
+            severity: d.severity,
+            message: d.message.clone(),
+            span: primary,
+            related,
+        });
     }
     Report { records, summary, texts }
 }
 
 fn pos(index: &LineIndex, text: &str, offset: TextSize) -> Pos {
     let offset = offset.min(TextSize::of(text));
-    let lc = index.line_col_chars(offset);
+    let lc = index.line_col(offset, ColumnEncoding::Char);
     Pos { line: lc.line + 1, column: lc.col + 1, offset: offset.into() }
 }
 

@@ -173,12 +173,8 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
 
 fn lower_resource(file: FileId, block: &Block, mode: ResourceMode) -> Resource {
     let get = |name: &str| block.body.attribute(name).map(|a| arg(file, a));
-    let enabled = block
-        .body
-        .blocks_named("lifecycle")
-        .filter_map(|l| l.body.attribute("enabled"))
-        .last()
-        .map(|a| arg(file, a));
+    let enabled =
+        block.body.blocks_named("lifecycle").filter_map(|l| l.body.attribute("enabled")).last().map(|a| arg(file, a));
     Resource {
         mode,
         ty: block.labels[0].value.clone(),
@@ -197,12 +193,8 @@ const MODULE_META: &[&str] = &["source", "version", "for_each", "count", "depend
 
 fn lower_module_call(file: FileId, block: &Block) -> ModuleCall {
     let get = |name: &str| block.body.attribute(name).map(|a| arg(file, a));
-    let enabled = block
-        .body
-        .blocks_named("lifecycle")
-        .filter_map(|l| l.body.attribute("enabled"))
-        .last()
-        .map(|a| arg(file, a));
+    let enabled =
+        block.body.blocks_named("lifecycle").filter_map(|l| l.body.attribute("enabled")).last().map(|a| arg(file, a));
     ModuleCall {
         name: block.labels[0].value.clone(),
         site: site(file, block, 0),
@@ -213,7 +205,12 @@ fn lower_module_call(file: FileId, block: &Block) -> ModuleCall {
         enabled,
         depends_on: get("depends_on"),
         providers: get("providers"),
-        inputs: block.body.attributes().filter(|a| !MODULE_META.contains(&a.key.name.as_str())).map(|a| arg(file, a)).collect(),
+        inputs: block
+            .body
+            .attributes()
+            .filter(|a| !MODULE_META.contains(&a.key.name.as_str()))
+            .map(|a| arg(file, a))
+            .collect(),
     }
 }
 
@@ -293,7 +290,12 @@ fn body_refs(file: FileId, body: &Body, skip: &[&str]) -> BodyRefs {
     BodyRefs { file, refs }
 }
 
-fn collect_body_refs(body: &Body, skip: &[&str], bound: &mut Vec<String>, out: &mut Vec<crate::model::refs::Reference>) {
+fn collect_body_refs(
+    body: &Body,
+    skip: &[&str],
+    bound: &mut Vec<String>,
+    out: &mut Vec<crate::model::refs::Reference>,
+) {
     for s in &body.structures {
         match s {
             Structure::Attribute(a) => {

@@ -84,7 +84,8 @@ pub fn build_module(files: &[ModuleFile<'_>]) -> Module {
         live.push(f);
     }
     live.sort_by(|a, b| a.name.cmp(b.name));
-    let (overrides, primaries): (Vec<&ModuleFile>, Vec<&ModuleFile>) = live.into_iter().partition(|f| is_override(f.name));
+    let (overrides, primaries): (Vec<&ModuleFile>, Vec<&ModuleFile>) =
+        live.into_iter().partition(|f| is_override(f.name));
 
     for f in &primaries {
         module.files.push(f.file);

@@ -1,0 +1,7 @@
+locals {
+  ok = "fine"
+}
+
+resource "aws_vpc" "v" {
+  cidr_block = [
+}

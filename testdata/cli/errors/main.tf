@@ -1,0 +1,5 @@
+variable "name" {}
+
+variable "name" {
+  default = "again"
+}

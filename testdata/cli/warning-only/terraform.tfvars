@@ -1,0 +1,2 @@
+known   = "yes"
+unknown = "ignored by OpenTofu"
