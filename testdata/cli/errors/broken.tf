@@ -5,3 +5,4 @@ locals {
 resource "aws_vpc" "v" {
   cidr_block = [
 }
+# @0..1 error[syntax-error]
