@@ -360,3 +360,17 @@ fn update_does_not_touch_files_with_invalid_annotations() {
     assert!(check_fixture_in(&dir, &[d], Mode::Update).is_err());
     assert_eq!(fs::read_to_string(dir.join("main.tf")).unwrap(), text);
 }
+
+#[test]
+fn the_spec_examples_parse() {
+    // testdata/README.md is normative; its HCL examples must at least be valid annotations.
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/README.md");
+    let spec = fs::read_to_string(spec).unwrap();
+    let blocks = markdown_hcl_blocks(&spec);
+    assert!(!blocks.is_empty());
+    for (line, block) in blocks {
+        let expectations = parse_annotations(Path::new("main.tf"), &block)
+            .unwrap_or_else(|e| panic!("testdata/README.md block at line {}: {e}", line + 1));
+        assert!(!expectations.is_empty(), "block at line {}", line + 1);
+    }
+}
