@@ -172,7 +172,11 @@ fn diagnostics_that_cannot_be_annotated_say_why() {
     let json = diag("main.tf.json", "error", "syntax-error", "bad", 0, 0, 1);
     let ghost = diag("other.tf", "error", "syntax-error", "bad", 0, 0, 1);
     let past = diag("main.tf", "error", "syntax-error", "bad", 5, 0, 1);
-    let report = check("unannotatable", &files, &[json, ghost, past]).unwrap_err();
+    let shouting = diag("main.tf", "Error", "syntax-error", "bad", 0, 2, 3);
+    let snake = ActualDiagnostic::new("main.tf", "error", "syntax_error", "bad", Range::on_line(0, 3, 4));
+    let report = check("unannotatable", &files, &[json, ghost, past, shouting, snake]).unwrap_err();
+    assert!(report.contains("main.tf:1:3: unexpected Error[syntax-error]: bad\n  it cannot be annotated: severity `Error` is not one of `error`, `warning`, `info`, `hint`\n"), "{report}");
+    assert!(report.contains("main.tf:1:4: unexpected error[syntax_error]: bad\n  it cannot be annotated: code `syntax_error` is not kebab-case (`[a-z0-9-]+`)\n"), "{report}");
     assert!(report.contains("main.tf.json:1:1: unexpected error[syntax-error]: bad\n  it cannot be annotated: this kind of file has no `#` comments to write an annotation in\n"), "{report}");
     assert!(report.contains("other.tf:1:1: unexpected error[syntax-error]: bad\n  it cannot be annotated: `other.tf` is not a file of the fixture\n"), "{report}");
     assert!(
@@ -182,7 +186,7 @@ fn diagnostics_that_cannot_be_annotated_say_why() {
         "{report}"
     );
     // Nothing here can be fixed by UPDATE_FIXTURES, so the report does not suggest it.
-    assert!(report.ends_with("3 problems: 3 unexpected"), "{report}");
+    assert!(report.ends_with("5 problems: 5 unexpected"), "{report}");
 }
 
 #[test]
@@ -373,4 +377,17 @@ fn the_spec_examples_parse() {
             .unwrap_or_else(|e| panic!("testdata/README.md block at line {}: {e}", line + 1));
         assert!(!expectations.is_empty(), "block at line {}", line + 1);
     }
+}
+
+#[test]
+fn update_never_rewrites_a_file_that_is_not_utf8() {
+    let dir = scratch("update-latin1", &[]);
+    fs::create_dir_all(&dir).unwrap();
+    let bytes = b"# caf\xe9\na = 1\n".to_vec();
+    fs::write(dir.join("main.tf"), &bytes).unwrap();
+    let d = diag("main.tf", "error", "e", "one", 1, 4, 5);
+    let failure = check_fixture_in(&dir, &[d], Mode::Update).unwrap_err();
+    assert!(failure.updated.is_empty());
+    assert_eq!(fs::read(dir.join("main.tf")).unwrap(), bytes);
+    assert!(failure.to_string().contains("main.tf:2:5: unexpected error[e]: one\n"), "{failure}");
 }
