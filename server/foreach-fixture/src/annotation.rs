@@ -108,12 +108,13 @@ pub fn parse_annotations(file: &Path, text: &str) -> Result<Vec<Expectation>, An
             Assertion::Diagnostic { severity, code, message } => {
                 Expectation::Diagnostic { file, range, annotation_line, severity, code, message }
             }
-            Assertion::Value(rendered) | Assertion::Def(rendered) if range.is_empty() => {
-                let what = if rendered.is_empty() { "a `def`" } else { "a `value:`" };
+            // A value or a definition is always something written in the code, never a point.
+            Assertion::Value(_) | Assertion::Def if range.is_empty() => {
+                let what = if assertion == Assertion::Def { "a `def`" } else { "a `value:`" };
                 return Err(error(0, format!("{what} annotation needs a non-empty range (use carets)")));
             }
             Assertion::Value(rendered) => Expectation::Value { file, range, annotation_line, rendered },
-            Assertion::Def(_) => Expectation::Def { file, range, annotation_line },
+            Assertion::Def => Expectation::Def { file, range, annotation_line },
         });
     }
     Ok(expectations)
@@ -130,14 +131,9 @@ pub(crate) enum Target {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Assertion {
-    Diagnostic {
-        severity: String,
-        code: String,
-        message: Option<String>,
-    },
+    Diagnostic { severity: String, code: String, message: Option<String> },
     Value(String),
-    /// Carries an empty string so that `Value` and `Def` can share a match arm above.
-    Def(String),
+    Def,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -215,7 +211,7 @@ fn parse_explicit(chars: &[char], mut i: usize) -> Result<(usize, usize, usize),
 fn parse_assertion(chars: &[char], start: usize) -> Result<Assertion, (usize, String)> {
     let rest: String = chars[start..].iter().collect();
     if rest == "def" {
-        return Ok(Assertion::Def(String::new()));
+        return Ok(Assertion::Def);
     }
     if let Some(value) = rest.strip_prefix("value:") {
         let value = value.trim_start_matches(is_ws);

@@ -28,6 +28,23 @@ pub struct ActualDiagnostic {
 }
 
 impl ActualDiagnostic {
+    pub fn new(
+        file: impl Into<PathBuf>,
+        severity: impl Into<String>,
+        code: impl Into<String>,
+        message: impl Into<String>,
+        range: Range,
+    ) -> ActualDiagnostic {
+        ActualDiagnostic {
+            file: file.into(),
+            severity: severity.into(),
+            code: code.into(),
+            message: message.into(),
+            start: range.start,
+            end: range.end,
+        }
+    }
+
     pub fn range(&self) -> Range {
         Range::new(self.start, self.end)
     }

@@ -61,6 +61,7 @@ pub struct FixtureFile {
 }
 
 impl FixtureFile {
+    /// An in-memory file; its kind comes from its name (`Tf` when the name is not one OpenTofu reads).
     pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> FixtureFile {
         let path = path.into();
         let kind = path.file_name().and_then(|n| n.to_str()).and_then(FileKind::from_file_name).unwrap_or(FileKind::Tf);

@@ -75,7 +75,13 @@ pub fn check_fixture_in(dir: &Path, actual: &[ActualDiagnostic], mode: Mode) -> 
         return fail(problems, Vec::new());
     }
     match update::update(&fixture, problems) {
-        Ok((_, remaining)) if remaining.is_empty() => Ok(()),
+        Ok((updated, remaining)) if remaining.is_empty() => {
+            // Passing silently would hide that files changed; test output shows this with `--nocapture` or on failure.
+            for file in &updated {
+                eprintln!("UPDATE_FIXTURES: rewrote the annotations of {}", dir.join(file).display());
+            }
+            Ok(())
+        }
         Ok((updated, remaining)) => fail(remaining, updated),
         Err(e) => {
             fail(vec![Problem::Load { path: dir.to_path_buf(), message: format!("rewriting failed: {e}") }], Vec::new())

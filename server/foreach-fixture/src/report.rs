@@ -100,7 +100,7 @@ impl FixtureFailure {
                 else {
                     return s;
                 };
-                let text = message.as_ref().map(|m| format!(" with message containing `{m}`")).unwrap_or_default();
+                let text = message.as_ref().map(|m| format!(" with message containing \"{m}\"")).unwrap_or_default();
                 let _ = writeln!(
                     s,
                     "{}:{}: missing {severity}[{code}] at {range}{text} (annotation on line {})",

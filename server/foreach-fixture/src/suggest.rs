@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::annotation::parse_line;
+use crate::annotation::{SEVERITIES, parse_line};
 use crate::check::ActualDiagnostic;
 use crate::fixture::Fixture;
 use crate::position::{Position, count};
@@ -27,6 +27,13 @@ pub(crate) fn suggest(fixture: &Fixture, d: &ActualDiagnostic, with_message: boo
     };
     if !file.is_annotatable() {
         return Err("this kind of file has no `#` comments to write an annotation in".into());
+    }
+    // A label the grammar cannot express would be pasted and then rejected as an invalid annotation.
+    if !SEVERITIES.contains(&d.severity.as_str()) {
+        return Err(format!("severity `{}` is not one of `error`, `warning`, `info`, `hint`", d.severity));
+    }
+    if d.code.is_empty() || !d.code.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        return Err(format!("code `{}` is not kebab-case (`[a-z0-9-]+`)", d.code));
     }
     let text = file.text();
     let mut assertion = d.label();

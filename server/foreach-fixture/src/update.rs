@@ -107,3 +107,45 @@ pub(crate) fn rewrite(text: &str, remove: &BTreeSet<u32>, insert: &[Suggestion])
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(under_line: Option<u32>, column: u32, text: &str) -> Suggestion {
+        Suggestion { file: "main.tf".into(), under_line, column, text: text.into() }
+    }
+
+    #[test]
+    fn empty_file_gets_an_eof_annotation() {
+        assert_eq!(rewrite("", &BTreeSet::new(), &[at(None, 0, "# @eof error[e]")]), "# @eof error[e]\n");
+    }
+
+    #[test]
+    fn removing_and_inserting_around_a_last_line_without_terminator() {
+        let text = "a = 1\n#   ^ error[old]";
+        assert_eq!(rewrite(text, &BTreeSet::from([1]), &[]), "a = 1\n");
+        assert_eq!(
+            rewrite(text, &BTreeSet::new(), &[at(Some(0), 2, "# ^ error[new]")]),
+            "a = 1\n# ^ error[new]\n#   ^ error[old]"
+        );
+        assert_eq!(
+            rewrite(text, &BTreeSet::new(), &[at(Some(0), 9, "#        ^ error[new]")]),
+            "a = 1\n#   ^ error[old]\n#        ^ error[new]\n"
+        );
+    }
+
+    #[test]
+    fn new_lines_stack_in_column_order_among_kept_ones() {
+        let text = "x = f(a, b, c)\n#     ^ error[a]\n#           ^ error[c]\ny = 1\n";
+        let new = [
+            at(Some(0), 9, "#        ^ error[b]"),
+            at(Some(0), 0, "# @0..1 error[x]"),
+            at(Some(3), 4, "#   ^ error[y]"),
+        ];
+        assert_eq!(
+            rewrite(text, &BTreeSet::new(), &new),
+            "x = f(a, b, c)\n# @0..1 error[x]\n#     ^ error[a]\n#        ^ error[b]\n#           ^ error[c]\ny = 1\n#   ^ error[y]\n"
+        );
+    }
+}
