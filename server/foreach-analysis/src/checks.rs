@@ -8,7 +8,7 @@ use std::sync::Arc;
 use foreach_syntax::TextRange;
 
 use crate::base::FileRange;
-use crate::db::{Db, Workspace, module, parse};
+use crate::db::{Db, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::tree::module_tree;
 use crate::vars::root_assignments;
@@ -23,8 +23,13 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
                 out.push(Diagnostic::new(Code::UnreadableFile, FileRange::new(id, TextRange::default()), err.clone()));
                 continue;
             }
-            for e in &parse(db, *file).errors {
-                out.push(Diagnostic::new(Code::SyntaxError, FileRange::new(id, e.range), e.message.clone()));
+            let errors = if file.kind(db).is_config() {
+                file_summary(db, *file).syntax_errors.clone()
+            } else {
+                parse(db, *file).errors.clone()
+            };
+            for e in errors {
+                out.push(Diagnostic::new(Code::SyntaxError, FileRange::new(id, e.range), e.message));
             }
         }
         if dir.files(db).iter().any(|f| f.kind(db).is_config()) {

@@ -94,11 +94,20 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
     Arc::new(foreach_syntax::parse(file.text(db), file.kind(db)))
 }
 
-/// The items a configuration file declares.
+/// The items a configuration file declares, and its syntax errors.
+///
+/// It parses the text itself instead of reading the memoised [`parse`]: the tree is dropped as soon as it is
+/// summarised, so checking a large workspace never holds every tree at once (salsa's LRU only evicts between
+/// revisions, too late for one `check` run).
 #[salsa::tracked(returns(clone))]
 pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
-    let parse = parse(db, file);
-    Arc::new(lower_file(file.id(db), &parse.body))
+    if file.load_error(db).is_some() {
+        return Arc::new(FileSummary::default());
+    }
+    let parse = foreach_syntax::parse(file.text(db), file.kind(db));
+    let mut summary = lower_file(file.id(db), &parse.body);
+    summary.syntax_errors = parse.errors;
+    Arc::new(summary)
 }
 
 /// The merged configuration of a module directory.

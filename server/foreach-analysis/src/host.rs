@@ -159,7 +159,9 @@ impl AnalysisHost {
     /// Parses and summarises every configuration file on all cores. Purely a speed-up: every query computes what
     /// it needs on demand anyway.
     pub fn prime_caches(&self) {
-        let files: Vec<SourceFile> = self.files.values().copied().collect();
+        // Largest first, so one big file does not start last and leave the other cores idle.
+        let mut files: Vec<SourceFile> = self.files.values().copied().collect();
+        files.sort_by_key(|f| std::cmp::Reverse(f.text(&self.db).len()));
         files.par_iter().for_each_with(self.db.clone(), |db, file| {
             if file.kind(db).is_config() {
                 file_summary(db, *file);

@@ -29,7 +29,6 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         );
         return ExitStatus::Usage;
     }
-    host.prime_caches();
     let diagnostics = host.diagnostics();
     let cwd = std::env::current_dir().unwrap_or_default();
     let report = report::build(&diagnostics, &host.file_table(), &cwd);

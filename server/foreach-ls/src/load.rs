@@ -102,6 +102,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     });
     change.manifests = manifests(&files);
     host.apply_change(change);
+    host.prime_caches();
 
     // Follow module calls out of the walked tree until nothing is missing. Each round loads at least one new
     // directory or marks it missing, so this ends; the bound is a guard against a bug, not a limit users meet.
@@ -129,6 +130,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
         let read = read_files(&new_files);
         change.files = read.files;
         host.apply_change(change);
+        host.prime_caches();
     }
     Ok(Loaded { host, roots })
 }

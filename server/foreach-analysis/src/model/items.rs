@@ -10,6 +10,9 @@ use foreach_syntax::ast::{Block, Expr, Ident};
 use crate::base::{FileId, FileRange};
 use crate::model::refs::Reference;
 
+/// An optional argument. Boxed: most are absent, and an inline `Arg` would make every item several hundred bytes.
+pub type OptArg = Option<Box<Arg>>;
+
 /// One attribute (`name = expr`) with the file it came from (after override merging, an item's attributes may
 /// come from different files).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,12 +64,12 @@ pub struct BodyRefs {
 pub struct Variable {
     pub name: String,
     pub site: BlockSite,
-    pub ty: Option<Arg>,
-    pub default: Option<Arg>,
-    pub nullable: Option<Arg>,
-    pub sensitive: Option<Arg>,
+    pub ty: OptArg,
+    pub default: OptArg,
+    pub nullable: OptArg,
+    pub sensitive: OptArg,
     /// OpenTofu 1.12 `const = true|false`.
-    pub constant: Option<Arg>,
+    pub constant: OptArg,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,9 +83,9 @@ pub struct ProviderBlock {
     /// The provider's local name (`aws`).
     pub name: String,
     pub site: BlockSite,
-    pub alias: Option<Arg>,
-    pub for_each: Option<Arg>,
-    pub version: Option<Arg>,
+    pub alias: OptArg,
+    pub for_each: OptArg,
+    pub version: OptArg,
     /// Everything that is not a meta-argument: what makes the block "configured".
     pub config: Vec<Arg>,
     /// Nested blocks other than reserved ones (`assume_role { … }`), also configuration.
@@ -128,12 +131,12 @@ pub struct Resource {
     pub ty: String,
     pub name: String,
     pub site: BlockSite,
-    pub for_each: Option<Arg>,
-    pub count: Option<Arg>,
+    pub for_each: OptArg,
+    pub count: OptArg,
     /// OpenTofu 1.11 `lifecycle { enabled = … }`.
-    pub enabled: Option<Arg>,
-    pub provider: Option<Arg>,
-    pub depends_on: Option<Arg>,
+    pub enabled: OptArg,
+    pub provider: OptArg,
+    pub depends_on: OptArg,
     pub body_refs: BodyRefs,
 }
 
@@ -151,13 +154,13 @@ impl Resource {
 pub struct ModuleCall {
     pub name: String,
     pub site: BlockSite,
-    pub source: Option<Arg>,
-    pub version: Option<Arg>,
-    pub for_each: Option<Arg>,
-    pub count: Option<Arg>,
-    pub enabled: Option<Arg>,
-    pub depends_on: Option<Arg>,
-    pub providers: Option<Arg>,
+    pub source: OptArg,
+    pub version: OptArg,
+    pub for_each: OptArg,
+    pub count: OptArg,
+    pub enabled: OptArg,
+    pub depends_on: OptArg,
+    pub providers: OptArg,
     /// The arguments passed to the child's variables.
     pub inputs: Vec<Arg>,
 }
@@ -197,7 +200,7 @@ pub struct ConfigurationAlias {
 pub struct OtherBlock {
     pub kind: String,
     pub site: BlockSite,
-    pub provider: Option<Arg>,
+    pub provider: OptArg,
     pub body_refs: BodyRefs,
 }
 

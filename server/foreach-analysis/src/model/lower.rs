@@ -4,6 +4,8 @@
 //! It reports nothing about cross-item consistency (that needs the whole module) except shape errors local to a
 //! block, such as a `variable` without a name.
 
+use std::sync::Arc;
+
 use foreach_syntax::ast::{Attribute, Block, Body, ExprKind, Structure, TraversalOp};
 
 use crate::base::{FileId, FileRange};
@@ -14,17 +16,18 @@ use crate::model::refs::references;
 /// Everything one configuration file declares.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileSummary {
-    pub variables: Vec<Variable>,
-    pub locals: Vec<Local>,
-    pub providers: Vec<ProviderBlock>,
-    pub resources: Vec<Resource>,
-    pub module_calls: Vec<ModuleCall>,
-    pub outputs: Vec<Output>,
-    pub required_providers: Vec<RequiredProvider>,
-    pub backends: Vec<SettingsBlock>,
-    pub encryption: Vec<SettingsBlock>,
-    pub others: Vec<OtherBlock>,
+    pub variables: Vec<Arc<Variable>>,
+    pub locals: Vec<Arc<Local>>,
+    pub providers: Vec<Arc<ProviderBlock>>,
+    pub resources: Vec<Arc<Resource>>,
+    pub module_calls: Vec<Arc<ModuleCall>>,
+    pub outputs: Vec<Arc<Output>>,
+    pub required_providers: Vec<Arc<RequiredProvider>>,
+    pub backends: Vec<Arc<SettingsBlock>>,
+    pub encryption: Vec<Arc<SettingsBlock>>,
+    pub others: Vec<Arc<OtherBlock>>,
     pub diagnostics: Vec<Diagnostic>,
+    pub syntax_errors: Vec<foreach_syntax::SyntaxError>,
 }
 
 pub fn lower_file(file: FileId, body: &Body) -> FileSummary {
@@ -44,6 +47,15 @@ pub fn lower_file(file: FileId, body: &Body) -> FileSummary {
 
 fn arg(file: FileId, attr: &Attribute) -> Arg {
     Arg { file, name: attr.key.clone(), expr: attr.value.clone(), range: attr.range }
+}
+
+fn opt_arg(file: FileId, attr: Option<&Attribute>) -> OptArg {
+    attr.map(|a| Box::new(arg(file, a)))
+}
+
+/// OpenTofu 1.11's `lifecycle { enabled = … }` on resources and module calls.
+fn lifecycle_enabled(file: FileId, block: &Block) -> OptArg {
+    opt_arg(file, block.body.blocks_named("lifecycle").filter_map(|l| l.body.attribute("enabled")).last())
 }
 
 fn site(file: FileId, block: &Block, label: usize) -> BlockSite {
@@ -72,40 +84,40 @@ fn expect_labels(file: FileId, block: &Block, n: usize, what: &str, out: &mut Fi
 fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
     match block.ident.name.as_str() {
         "variable" if expect_labels(file, block, 1, "the variable name", out) => {
-            out.variables.push(lower_variable(file, block))
+            out.variables.push(Arc::new(lower_variable(file, block)))
         }
         "locals" => {
             for attr in block.body.attributes() {
-                out.locals.push(Local { name: attr.key.name.clone(), arg: arg(file, attr) });
+                out.locals.push(Arc::new(Local { name: attr.key.name.clone(), arg: arg(file, attr) }));
             }
         }
         "provider" if expect_labels(file, block, 1, "the provider's local name", out) => {
-            out.providers.push(lower_provider(file, block))
+            out.providers.push(Arc::new(lower_provider(file, block)))
         }
         "resource" if expect_labels(file, block, 2, "type and name", out) => {
-            out.resources.push(lower_resource(file, block, ResourceMode::Managed))
+            out.resources.push(Arc::new(lower_resource(file, block, ResourceMode::Managed)))
         }
         "data" if expect_labels(file, block, 2, "type and name", out) => {
-            out.resources.push(lower_resource(file, block, ResourceMode::Data))
+            out.resources.push(Arc::new(lower_resource(file, block, ResourceMode::Data)))
         }
         "ephemeral" if expect_labels(file, block, 2, "type and name", out) => {
-            out.resources.push(lower_resource(file, block, ResourceMode::Ephemeral))
+            out.resources.push(Arc::new(lower_resource(file, block, ResourceMode::Ephemeral)))
         }
         "module" if expect_labels(file, block, 1, "the module call name", out) => {
-            out.module_calls.push(lower_module_call(file, block))
+            out.module_calls.push(Arc::new(lower_module_call(file, block)))
         }
-        "output" if expect_labels(file, block, 1, "the output name", out) => out.outputs.push(Output {
+        "output" if expect_labels(file, block, 1, "the output name", out) => out.outputs.push(Arc::new(Output {
             name: block.labels[0].value.clone(),
             site: site(file, block, 0),
             body_refs: body_refs(file, &block.body, &[]),
-        }),
+        })),
         "terraform" => lower_terraform(file, block, out),
-        "check" | "import" | "moved" | "removed" => out.others.push(OtherBlock {
+        "check" | "import" | "moved" | "removed" => out.others.push(Arc::new(OtherBlock {
             kind: block.ident.name.clone(),
             site: site(file, block, 0),
-            provider: block.body.attribute("provider").map(|a| arg(file, a)),
+            provider: opt_arg(file, block.body.attribute("provider")),
             body_refs: body_refs(file, &block.body, &["provider"]),
-        }),
+        })),
         "variable" | "provider" | "resource" | "data" | "ephemeral" | "module" | "output" => {
             // Label count was wrong: already reported by `expect_labels`.
         }
@@ -118,7 +130,7 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
 }
 
 fn lower_variable(file: FileId, block: &Block) -> Variable {
-    let get = |name: &str| block.body.attribute(name).map(|a| arg(file, a));
+    let get = |name: &str| opt_arg(file, block.body.attribute(name));
     Variable {
         name: block.labels[0].value.clone(),
         site: site(file, block, 0),
@@ -148,9 +160,9 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
     for s in &block.body.structures {
         match s {
             Structure::Attribute(a) => match a.key.name.as_str() {
-                "alias" => p.alias = Some(arg(file, a)),
-                "for_each" => p.for_each = Some(arg(file, a)),
-                "version" => p.version = Some(arg(file, a)),
+                "alias" => p.alias = opt_arg(file, Some(a)),
+                "for_each" => p.for_each = opt_arg(file, Some(a)),
+                "version" => p.version = opt_arg(file, Some(a)),
                 name if PROVIDER_RESERVED_ATTRS.contains(&name) => {
                     p.reserved.push((name.to_string(), FileRange::new(file, a.key.range)))
                 }
@@ -172,9 +184,8 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
 }
 
 fn lower_resource(file: FileId, block: &Block, mode: ResourceMode) -> Resource {
-    let get = |name: &str| block.body.attribute(name).map(|a| arg(file, a));
-    let enabled =
-        block.body.blocks_named("lifecycle").filter_map(|l| l.body.attribute("enabled")).last().map(|a| arg(file, a));
+    let get = |name: &str| opt_arg(file, block.body.attribute(name));
+    let enabled = lifecycle_enabled(file, block);
     Resource {
         mode,
         ty: block.labels[0].value.clone(),
@@ -192,9 +203,8 @@ fn lower_resource(file: FileId, block: &Block, mode: ResourceMode) -> Resource {
 const MODULE_META: &[&str] = &["source", "version", "for_each", "count", "depends_on", "providers"];
 
 fn lower_module_call(file: FileId, block: &Block) -> ModuleCall {
-    let get = |name: &str| block.body.attribute(name).map(|a| arg(file, a));
-    let enabled =
-        block.body.blocks_named("lifecycle").filter_map(|l| l.body.attribute("enabled")).last().map(|a| arg(file, a));
+    let get = |name: &str| opt_arg(file, block.body.attribute(name));
+    let enabled = lifecycle_enabled(file, block);
     ModuleCall {
         name: block.labels[0].value.clone(),
         site: site(file, block, 0),
@@ -219,11 +229,11 @@ fn lower_terraform(file: FileId, block: &Block, out: &mut FileSummary) {
         match inner.ident.name.as_str() {
             "required_providers" => {
                 for attr in inner.body.attributes() {
-                    out.required_providers.push(lower_required_provider(file, attr));
+                    out.required_providers.push(Arc::new(lower_required_provider(file, attr)));
                 }
             }
-            "backend" | "cloud" => out.backends.push(SettingsBlock { file, block: inner.clone() }),
-            "encryption" => out.encryption.push(SettingsBlock { file, block: inner.clone() }),
+            "backend" | "cloud" => out.backends.push(Arc::new(SettingsBlock { file, block: inner.clone() })),
+            "encryption" => out.encryption.push(Arc::new(SettingsBlock { file, block: inner.clone() })),
             _ => {}
         }
     }

@@ -8,6 +8,8 @@
 
 use std::collections::HashMap;
 
+use std::sync::Arc;
+
 use foreach_syntax::FileKind;
 
 use crate::base::{FileId, FileRange};
@@ -31,31 +33,31 @@ pub struct Module {
     pub files: Vec<FileId>,
     /// `.tf` files ignored because a `.tofu` file of the same base name exists, with the file that wins.
     pub shadowed: Vec<(FileId, FileId)>,
-    pub variables: Vec<Variable>,
-    pub locals: Vec<Local>,
-    pub providers: Vec<ProviderBlock>,
-    pub resources: Vec<Resource>,
-    pub module_calls: Vec<ModuleCall>,
-    pub outputs: Vec<Output>,
-    pub required_providers: Vec<RequiredProvider>,
-    pub backends: Vec<SettingsBlock>,
-    pub encryption: Vec<SettingsBlock>,
-    pub others: Vec<OtherBlock>,
+    pub variables: Vec<Arc<Variable>>,
+    pub locals: Vec<Arc<Local>>,
+    pub providers: Vec<Arc<ProviderBlock>>,
+    pub resources: Vec<Arc<Resource>>,
+    pub module_calls: Vec<Arc<ModuleCall>>,
+    pub outputs: Vec<Arc<Output>>,
+    pub required_providers: Vec<Arc<RequiredProvider>>,
+    pub backends: Vec<Arc<SettingsBlock>>,
+    pub encryption: Vec<Arc<SettingsBlock>>,
+    pub others: Vec<Arc<OtherBlock>>,
     /// Problems of the merge itself (duplicates, overrides without a base).
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Module {
     pub fn variable(&self, name: &str) -> Option<&Variable> {
-        self.variables.iter().find(|v| v.name == name)
+        self.variables.iter().find(|v| v.name == name).map(|v| &**v)
     }
 
     pub fn local(&self, name: &str) -> Option<&Local> {
-        self.locals.iter().find(|l| l.name == name)
+        self.locals.iter().find(|l| l.name == name).map(|l| &**l)
     }
 
     pub fn module_call(&self, name: &str) -> Option<&ModuleCall> {
-        self.module_calls.iter().find(|m| m.name == name)
+        self.module_calls.iter().find(|m| m.name == name).map(|m| &**m)
     }
 }
 
@@ -135,6 +137,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
     for o in &s.variables {
         match m.variables.iter_mut().find(|v| v.name == o.name) {
             Some(v) => {
+                let v = Arc::make_mut(v);
                 replace(&mut v.ty, &o.ty);
                 replace(&mut v.default, &o.default);
                 replace(&mut v.nullable, &o.nullable);
@@ -146,7 +149,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
     }
     for o in &s.locals {
         match m.locals.iter_mut().find(|l| l.name == o.name) {
-            Some(l) => l.arg = o.arg.clone(),
+            Some(l) => Arc::make_mut(l).arg = o.arg.clone(),
             None => missing_base(m, &format!("local value `{}`", o.name), o.arg.key_location()),
         }
     }
@@ -154,6 +157,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
         let alias = o.alias_name();
         match m.providers.iter_mut().find(|p| p.name == o.name && p.alias_name() == alias) {
             Some(p) => {
+                let p = Arc::make_mut(p);
                 // OpenTofu merges only `version` and the configuration body; an override's `for_each` is ignored.
                 replace(&mut p.version, &o.version);
                 for arg in &o.config {
@@ -172,6 +176,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
     for o in &s.resources {
         match m.resources.iter_mut().find(|r| r.mode == o.mode && r.ty == o.ty && r.name == o.name) {
             Some(r) => {
+                let r = Arc::make_mut(r);
                 replace(&mut r.for_each, &o.for_each);
                 replace(&mut r.count, &o.count);
                 replace(&mut r.enabled, &o.enabled);
@@ -184,6 +189,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
     for o in &s.module_calls {
         match m.module_calls.iter_mut().find(|c| c.name == o.name) {
             Some(c) => {
+                let c = Arc::make_mut(c);
                 replace(&mut c.source, &o.source);
                 replace(&mut c.version, &o.version);
                 replace(&mut c.for_each, &o.for_each);
@@ -201,7 +207,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
     }
     for o in &s.outputs {
         match m.outputs.iter_mut().find(|out| out.name == o.name) {
-            Some(out) => out.body_refs = o.body_refs.clone(),
+            Some(out) => Arc::make_mut(out).body_refs = o.body_refs.clone(),
             None => missing_base(m, &format!("output `{}`", o.name), o.site.name_location()),
         }
     }

@@ -6,13 +6,15 @@
 
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, Template, TemplatePart, TraversalOp};
+use smol_str::SmolStr;
 
 /// One reference: a root name and the attribute steps that follow it directly (at most two are kept, enough to
-/// identify `var.x`, `local.y`, `each.key`, `module.m.out` or `aws_vpc.main.id`).
+/// identify `var.x`, `local.y`, `each.key`, `module.m.out` or `aws_vpc.main.id`). Names are inline small strings:
+/// a large workspace holds millions of references, and heap strings would dominate its memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reference {
-    pub root: String,
-    pub attrs: Vec<String>,
+    pub root: SmolStr,
+    pub attrs: [Option<SmolStr>; 2],
     /// The root name and the kept attribute steps.
     pub range: TextRange,
     /// The range of the root name alone.
@@ -21,13 +23,13 @@ pub struct Reference {
 
 impl Reference {
     pub fn attr(&self, index: usize) -> Option<&str> {
-        self.attrs.get(index).map(String::as_str)
+        self.attrs.get(index).and_then(|a| a.as_deref())
     }
 
     /// `var.x` style rendering of the kept part.
     pub fn display(&self) -> String {
-        let mut s = self.root.clone();
-        for a in &self.attrs {
+        let mut s = self.root.to_string();
+        for a in self.attrs.iter().flatten() {
             s.push('.');
             s.push_str(a);
         }
@@ -62,22 +64,22 @@ impl Walker {
                     self.expr(&item.value);
                 }
             }
-            ExprKind::Variable(ident) => self.push(&ident.name, ident.range, &[], expr.range),
+            ExprKind::Variable(ident) => self.push(&ident.name, ident.range, [None, None], expr.range),
             ExprKind::Traversal { base, steps } => {
                 if let ExprKind::Variable(root) = &base.kind {
-                    let mut attrs = Vec::new();
+                    let mut attrs: [Option<SmolStr>; 2] = [None, None];
                     let mut end = root.range.end();
-                    for step in steps.iter().take(2) {
+                    for (slot, step) in attrs.iter_mut().zip(steps.iter()) {
                         match &step.op {
                             TraversalOp::GetAttr(a) => {
-                                attrs.push(a.name.clone());
+                                *slot = Some(SmolStr::new(&a.name));
                                 end = step.range.end();
                             }
                             _ => break,
                         }
                     }
                     let range = TextRange::new(root.range.start(), end);
-                    self.push(&root.name, root.range, &attrs, range);
+                    self.push(&root.name, root.range, attrs, range);
                 } else {
                     self.expr(base);
                 }
@@ -151,10 +153,10 @@ impl Walker {
         self.bound.truncate(len - n);
     }
 
-    fn push(&mut self, root: &str, root_range: TextRange, attrs: &[String], range: TextRange) {
+    fn push(&mut self, root: &str, root_range: TextRange, attrs: [Option<SmolStr>; 2], range: TextRange) {
         if self.bound.iter().any(|b| b == root) {
             return;
         }
-        self.out.push(Reference { root: root.to_string(), attrs: attrs.to_vec(), range, root_range });
+        self.out.push(Reference { root: SmolStr::new(root), attrs, range, root_range });
     }
 }
