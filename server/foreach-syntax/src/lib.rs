@@ -7,6 +7,9 @@ pub mod ast;
 mod convert;
 mod file_kind;
 mod line_index;
+mod nesting;
+mod recovery;
+mod scan;
 
 pub use file_kind::FileKind;
 pub use line_index::{ColumnEncoding, LineCol, LineIndex};
@@ -37,10 +40,7 @@ pub fn parse(text: &str, kind: FileKind) -> Parse {
         return Parse::default();
     }
     let (src, base) = strip_bom(text);
-    match hcl_edit::parser::parse_body(src) {
-        Ok(body) => Parse { body: convert::Converter::new(src, base).body(body), errors: Vec::new() },
-        Err(err) => Parse { body: ast::Body::default(), errors: vec![syntax_error(src, base, &err)] },
-    }
+    recovery::parse_body(src, base)
 }
 
 /// Parses a standalone expression, such as a CLI `--var` value or an `eval` argument. Ranges are relative to
