@@ -28,14 +28,21 @@ const MAX_RECOVERY_DEPTH: usize = 32;
 pub(crate) fn parse_body(src: &str, base: usize) -> Parse {
     // Absurdly nested input never reaches the recursive parser whole: the item-by-item path skips the
     // over-nested items and keeps the rest.
+    let mut whole_error = None;
     if crate::nesting::too_deep(src, MAX_NESTING).is_none() {
-        if let Ok(body) = hcl_edit::parser::parse_body(src) {
-            return Parse { body: Converter::new(src, base).body(body), errors: Vec::new() };
+        match hcl_edit::parser::parse_body(src) {
+            Ok(body) => return Parse { body: Converter::new(src, base).body(body), errors: Vec::new() },
+            Err(err) => whole_error = Some(err),
         }
     }
     let mut recovery = Recovery { src, base, errors: Vec::new() };
     let body = recovery.body(0..src.len(), 0);
     let mut errors = recovery.errors;
+    // The text as a whole is invalid even though each item alone is fine: report the whole-text error, so that
+    // we never accept what the parser rejects.
+    if let (true, Some(err)) = (errors.is_empty(), &whole_error) {
+        errors.push(crate::syntax_error(src, base, err));
+    }
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     errors.dedup();
     Parse { body, errors }

@@ -420,13 +420,17 @@ fn array<'i>(
     state: &RefCell<ExprParseState>,
 ) -> impl ModalParser<Input<'i>, (), ContextError> + '_ {
     move |input: &mut Input<'i>| {
+        // PATCH(foreach-ls 2): newlines are allowed inside the brackets only, not after them.
+        let outer = state.borrow().newlines_allowed();
         state.borrow_mut().allow_newlines();
-        delimited(
+        let result = delimited(
             '[',
             for_expr_or_items(for_list_expr(state), array_items(state)),
             cut_char(']'),
         )
-        .parse_next(input)
+        .parse_next(input);
+        state.borrow_mut().set_newlines_allowed(outer);
+        result
     }
 }
 
@@ -492,13 +496,16 @@ fn for_object_expr<'i>(
     state: &RefCell<ExprParseState>,
 ) -> impl ModalParser<Input<'i>, (), ContextError> + '_ {
     move |input: &mut Input<'i>| {
+        // PATCH(foreach-ls 2): newlines are allowed inside the braces only, not after them.
+        let outer = state.borrow().newlines_allowed();
         state.borrow_mut().allow_newlines();
-        (
+        // PATCH(foreach-ls 3): and anywhere inside them, e.g. in a conditional value expression.
+        let result = (
             for_intro,
             separated_pair(
-                decorated(ws, expr, ws),
+                decorated(ws, multiline_expr, ws),
                 cut_tag("=>"),
-                decorated(ws, expr, ws),
+                decorated(ws, multiline_expr, ws),
             ),
             opt(("...", raw_string(ws))),
             opt(for_cond(state)),
@@ -520,7 +527,9 @@ fn for_object_expr<'i>(
                     .borrow_mut()
                     .on_expr_term(Expression::ForExpr(Box::new(expr)));
             })
-            .parse_next(input)
+            .parse_next(input);
+        state.borrow_mut().set_newlines_allowed(outer);
+        result
     }
 }
 
@@ -540,18 +549,11 @@ fn object_items<'i>(
                 return Ok(());
             }
 
-            let checkpoint = input.checkpoint();
             let mut key = object_key(input)?;
 
-            if object.contains_key(&key) {
-                input.reset(&checkpoint);
-                return cut_err(fail)
-                    .context(StrContext::Label("object item"))
-                    .context(StrContext::Expected(StrContextValue::Description(
-                        "unique object key; found redefined object key",
-                    )))
-                    .parse_next(input);
-            }
+            // PATCH(foreach-ls 1): a redefined object key is valid HCL and the last definition wins. The object
+            // is a map, so the earlier item is dropped and the later one takes its place at the end.
+            object.remove(&key);
 
             let mut value = object_value(input)?;
             key.decor_mut().set_prefix(trailing);
@@ -679,7 +681,8 @@ fn for_intro(input: &mut Input) -> ModalResult<ForIntro> {
             (
                 decorated(ws, cut_ident, ws),
                 opt(preceded(',', decorated(ws, cut_ident, ws))),
-                preceded(cut_tag("in"), decorated(ws, expr, ws)),
+                // PATCH(foreach-ls 3): newlines are allowed anywhere inside the brackets of a for expression.
+                preceded(cut_tag("in"), decorated(ws, multiline_expr, ws)),
             ),
             cut_char(':'),
         )
@@ -853,6 +856,8 @@ fn func_args<'i>(
             Ellipsis,
         }
 
+        // PATCH(foreach-ls 2): newlines are allowed inside the parentheses only, not after them.
+        let outer = state.borrow().newlines_allowed();
         state.borrow_mut().allow_newlines();
 
         let args = separated(
@@ -871,7 +876,7 @@ fn func_args<'i>(
             _ => fail,
         };
 
-        delimited(
+        let result = delimited(
             cut_char('('),
             (opt((args, opt(trailer))), raw_string(ws)).map(|(args, trailing)| {
                 let mut args = match args {
@@ -896,6 +901,8 @@ fn func_args<'i>(
                 "expression",
             ))),
         )
-        .parse_next(input)
+        .parse_next(input);
+        state.borrow_mut().set_newlines_allowed(outer);
+        result
     }
 }

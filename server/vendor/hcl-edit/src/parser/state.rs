@@ -147,6 +147,11 @@ impl ExprParseState {
         self.allow_newlines
     }
 
+    // PATCH(foreach-ls 2): restores the setting of an enclosing expression after a bracketed one.
+    pub(super) fn set_newlines_allowed(&mut self, allowed: bool) {
+        self.allow_newlines = allowed;
+    }
+
     pub(super) fn into_expr(self) -> Expression {
         self.current.unwrap()
     }
