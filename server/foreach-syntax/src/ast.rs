@@ -105,7 +105,8 @@ pub enum ExprKind {
     Template(Template),
     /// `[a, b]`
     Tuple(Vec<Expr>),
-    /// `{ k = v, "k2": v2 }`, items in source order (duplicates kept: evaluation keeps the last).
+    /// `{ k = v, "k2": v2 }`, items in source order. Evaluation keeps the last item of a repeated key; native HCL
+    /// input only holds that last item (hcl-edit stores objects as maps), JSON input keeps every item.
     Object(Vec<ObjectItem>),
     /// A bare root name such as `var`, `local`, `aws`, `each`.
     Variable(Ident),

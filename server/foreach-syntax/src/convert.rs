@@ -23,17 +23,28 @@ use crate::{TextRange, TextSize};
 pub(crate) struct Converter<'a> {
     src: &'a str,
     base: u32,
+    /// When set, every node gets this range: used for text that was unescaped before parsing (a JSON string with
+    /// escapes), whose offsets no longer match the original text.
+    fixed: Option<TextRange>,
 }
 
 impl<'a> Converter<'a> {
     pub(crate) fn new(src: &'a str, base: usize) -> Self {
         // Texts above 4 GiB cannot be addressed by `TextSize`; callers reject them before parsing.
-        Converter { src, base: u32::try_from(base).unwrap_or(u32::MAX) }
+        Converter { src, base: u32::try_from(base).unwrap_or(u32::MAX), fixed: None }
+    }
+
+    /// A converter for `src` that is not a slice of the original text: every node gets `range`.
+    pub(crate) fn with_fixed_range(src: &'a str, range: TextRange) -> Self {
+        Converter { src, base: u32::from(range.start()), fixed: Some(range) }
     }
 
     /// Maps a span of the parsed slice to a range in the original text. hcl-edit sets spans on every node it
     /// parses, so `None` only happens for nodes it synthesises; those get an empty range at `fallback`.
     fn range(&self, span: Option<Range<usize>>, fallback: TextSize) -> TextRange {
+        if let Some(fixed) = self.fixed {
+            return fixed;
+        }
         match span {
             Some(span) => TextRange::new(self.offset(span.start), self.offset(span.end.max(span.start))),
             None => TextRange::empty(fallback),
@@ -114,11 +125,12 @@ impl<'a> Converter<'a> {
     }
 
     pub(crate) fn expr(&self, expr: Expression) -> Expr {
-        let range = self.range(expr.span(), self.start());
+        let span = expr.span();
+        let range = self.range(span.clone(), self.start());
         let kind = match expr {
             Expression::Null(_) => ExprKind::Null,
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
-            Expression::Number(_) => ExprKind::Number(self.number_text(range)),
+            Expression::Number(_) => ExprKind::Number(self.number_text(span)),
             Expression::String(s) => {
                 let inner = TextRange::new(
                     (range.start() + TextSize::from(1)).min(range.end()),
@@ -187,10 +199,8 @@ impl<'a> Converter<'a> {
     }
 
     /// The literal as written, with the whitespace hcl-edit allows between a `-` and its digits removed.
-    fn number_text(&self, range: TextRange) -> String {
-        let lo = usize::from(range.start()).saturating_sub(self.base as usize);
-        let hi = usize::from(range.end()).saturating_sub(self.base as usize);
-        let text = self.src.get(lo..hi).unwrap_or_default();
+    fn number_text(&self, span: Option<Range<usize>>) -> String {
+        let text = span.and_then(|span| self.src.get(span)).unwrap_or_default();
         match text.strip_prefix('-') {
             Some(rest) => {
                 let digits = rest.find(|c: char| c.is_ascii_digit()).map_or(rest, |i| &rest[i..]);
@@ -238,6 +248,11 @@ impl<'a> Converter<'a> {
     /// Converts a template, applying strip markers. `strip_first`/`strip_last` say whether the enclosing
     /// directive's markers strip the leading whitespace of this template's first literal / the trailing
     /// whitespace of its last literal.
+    /// A template parsed on its own (the content of a JSON string), as a quoted template.
+    pub(crate) fn standalone_template(&self, template: ht::Template) -> Template {
+        self.template(template, TemplateKind::Quoted, false, false)
+    }
+
     fn template(&self, template: ht::Template, kind: TemplateKind, strip_first: bool, strip_last: bool) -> Template {
         let elements: Vec<Element> = template.into_iter().collect();
         // For each element: does it strip the whitespace before / after itself?

@@ -6,7 +6,11 @@
 pub mod ast;
 mod convert;
 mod file_kind;
+mod json;
 mod line_index;
+mod nesting;
+mod recovery;
+mod scan;
 
 pub use file_kind::FileKind;
 pub use line_index::{ColumnEncoding, LineCol, LineIndex};
@@ -32,15 +36,8 @@ const BOM: &str = "\u{feff}";
 
 /// Parses one file. Never fails: syntax errors come back in [`Parse::errors`] next to whatever could be read.
 pub fn parse(text: &str, kind: FileKind) -> Parse {
-    if kind.is_json() {
-        // JSON syntax support lands in `json.rs`; until then a JSON file reads as empty.
-        return Parse::default();
-    }
     let (src, base) = strip_bom(text);
-    match hcl_edit::parser::parse_body(src) {
-        Ok(body) => Parse { body: convert::Converter::new(src, base).body(body), errors: Vec::new() },
-        Err(err) => Parse { body: ast::Body::default(), errors: vec![syntax_error(src, base, &err)] },
-    }
+    if kind.is_json() { json::parse(src, base, kind) } else { recovery::parse_body(src, base) }
 }
 
 /// Parses a standalone expression, such as a CLI `--var` value or an `eval` argument. Ranges are relative to

@@ -267,3 +267,13 @@ fn syntax_error_points_at_the_offending_character() {
     assert_eq!(parse.errors.len(), 1);
     assert_eq!(slice(src, parse.errors[0].range), "]");
 }
+
+#[test]
+fn repeated_object_key_keeps_the_last_item() {
+    let src = "a = { x = 1, y = 2, x = 3 }";
+    let e = value(src);
+    let ExprKind::Object(items) = &e.kind else { panic!() };
+    let texts: Vec<&str> = items.iter().map(|i| slice(src, i.value.range)).collect();
+    assert_eq!(texts, ["2", "3"]);
+    assert_eq!(slice(src, items[1].key.range()), "x");
+}
