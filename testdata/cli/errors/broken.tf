@@ -4,5 +4,5 @@ locals {
 
 resource "aws_vpc" "v" {
   cidr_block = [
+  #            ^ error[syntax-error]
 }
-# @0..1 error[syntax-error]
