@@ -69,14 +69,35 @@ fn run_dir(dir: &Path) -> Result<(), Failed> {
     check_fixture(dir, &actual).map_err(|f| Failed::from(f.to_string()))
 }
 
-/// A docs example: written to a fresh directory as `main.tf` and checked like a fixture.
-fn run_doc_block(text: &str) -> Result<(), Failed> {
+/// A docs example: its files written to a fresh directory and checked like a fixture.
+fn run_doc_example(files: &[(String, String)]) -> Result<(), Failed> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    std::fs::write(dir.path().join("main.tf"), text).map_err(|e| e.to_string())?;
+    for (path, text) in files {
+        let target = dir.path().join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(target, text).map_err(|e| e.to_string())?;
+    }
     let actual = analyse(dir.path())?;
     // Never rewrite a temporary copy: report instead, so the docs page gets fixed by hand.
     foreach_fixture::check_fixture_in(dir.path(), &actual, foreach_fixture::Mode::Check)
         .map_err(|f| Failed::from(f.to_string()))
+}
+
+/// The examples of a docs page. A ```` ```hcl ```` block is a new example's `main.tf`; a block whose first line is
+/// `# file: PATH` adds that file to the example before it (so multi-file cases, such as a `.tfvars` file or a
+/// child module, are executable too).
+fn doc_examples(md: &str) -> Vec<(usize, Vec<(String, String)>)> {
+    let mut examples: Vec<(usize, Vec<(String, String)>)> = Vec::new();
+    for (line, block) in markdown_hcl_blocks(md) {
+        let first = block.lines().next().unwrap_or_default();
+        match (first.strip_prefix("# file: "), examples.last_mut()) {
+            (Some(path), Some((_, files))) => files.push((path.trim().to_string(), block)),
+            _ => examples.push((line, vec![("main.tf".to_string(), block)])),
+        }
+    }
+    examples
 }
 
 fn main() {
@@ -95,8 +116,8 @@ fn main() {
     for page in pages {
         let md = std::fs::read_to_string(&page).unwrap_or_default();
         let stem = page.file_stem().unwrap_or_default().to_string_lossy().to_string();
-        for (line, block) in markdown_hcl_blocks(&md) {
-            trials.push(Trial::test(format!("docs/diagnostics/{stem}.md:{}", line + 1), move || run_doc_block(&block)));
+        for (line, files) in doc_examples(&md) {
+            trials.push(Trial::test(format!("docs/diagnostics/{stem}.md:{}", line + 1), move || run_doc_example(&files)));
         }
     }
     libtest_mimic::run(&args, trials).exit();
