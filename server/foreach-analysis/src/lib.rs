@@ -5,6 +5,7 @@
 
 pub mod base;
 pub mod diagnostics;
+pub mod eval;
 
 pub use base::{FileId, FileRange};
 pub use diagnostics::{Code, Diagnostic, Related, Severity};
