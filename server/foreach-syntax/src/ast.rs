@@ -105,18 +105,33 @@ pub enum ExprKind {
     Template(Template),
     /// `[a, b]`
     Tuple(Vec<Expr>),
-    /// `{ k = v, "k2": v2 }`, items in source order (duplicates kept: evaluation keeps the last).
+    /// `{ k = v, "k2": v2 }`, items in source order. Evaluation keeps the last item of a repeated key; native HCL
+    /// input only holds that last item (hcl-edit stores objects as maps), JSON input keeps every item.
     Object(Vec<ObjectItem>),
     /// A bare root name such as `var`, `local`, `aws`, `each`.
     Variable(Ident),
     /// `base.attr[index].*` etc.: one or more steps applied to an expression.
-    Traversal { base: Box<Expr>, steps: Vec<TraversalStep> },
+    Traversal {
+        base: Box<Expr>,
+        steps: Vec<TraversalStep>,
+    },
     FuncCall(FuncCall),
     /// `( inner )`
     Parenthesis(Box<Expr>),
-    Conditional { cond: Box<Expr>, then_expr: Box<Expr>, else_expr: Box<Expr> },
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { lhs: Box<Expr>, op: BinaryOp, rhs: Box<Expr> },
+    Conditional {
+        cond: Box<Expr>,
+        then_expr: Box<Expr>,
+        else_expr: Box<Expr>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        lhs: Box<Expr>,
+        op: BinaryOp,
+        rhs: Box<Expr>,
+    },
     For(Box<ForExpr>),
     /// Stands in for what could not be converted (only produced for JSON input that is not an expression); it
     /// evaluates to an unknown value and never matches anything.
@@ -279,13 +294,27 @@ pub enum TemplateKind {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TemplatePart {
-    Literal { value: String, range: TextRange },
+    Literal {
+        value: String,
+        range: TextRange,
+    },
     /// `${ expr }`
     Interpolation(Expr),
     /// `%{ if cond }then%{ else }else%{ endif }`
-    If { cond: Expr, then_part: Template, else_part: Option<Template>, range: TextRange },
+    If {
+        cond: Expr,
+        then_part: Template,
+        else_part: Option<Template>,
+        range: TextRange,
+    },
     /// `%{ for k, v in coll }body%{ endfor }`
-    For { key_var: Option<Ident>, value_var: Ident, collection: Expr, body: Template, range: TextRange },
+    For {
+        key_var: Option<Ident>,
+        value_var: Ident,
+        collection: Expr,
+        body: Template,
+        range: TextRange,
+    },
 }
 
 impl Expr {

@@ -71,8 +71,16 @@ impl FileKind {
     /// The file name without the kind's suffix (`main.tofu.json` -> `main`).
     pub fn base_name(name: &str) -> &str {
         for suffix in [
-            ".tftest.json", ".tofutest.json", ".tftest.hcl", ".tofutest.hcl", ".tfvars.json", ".tofu.json", ".tf.json",
-            ".tfvars", ".tofu", ".tf",
+            ".tftest.json",
+            ".tofutest.json",
+            ".tftest.hcl",
+            ".tofutest.hcl",
+            ".tfvars.json",
+            ".tofu.json",
+            ".tf.json",
+            ".tfvars",
+            ".tofu",
+            ".tf",
         ] {
             if let Some(base) = name.strip_suffix(suffix) {
                 return base;

@@ -1,0 +1,279 @@
+//! One test per node kind: the tree shape and every range, checked by slicing the source (never hand-written
+//! offsets).
+
+use foreach_syntax::ast::*;
+use foreach_syntax::{FileKind, TextRange, parse, parse_expr};
+
+fn slice(src: &str, range: TextRange) -> &str {
+    &src[usize::from(range.start())..usize::from(range.end())]
+}
+
+/// Parses `src` as a `.tf` file that must be valid and returns the value of its only attribute.
+fn value(src: &str) -> Expr {
+    let parse = parse(src, FileKind::Tf);
+    assert!(parse.errors.is_empty(), "{:?}", parse.errors);
+    parse.body.attributes().next().expect("an attribute").value.clone()
+}
+
+fn template(e: &Expr) -> &Template {
+    match &e.kind {
+        ExprKind::Template(t) => t,
+        other => panic!("not a template: {other:?}"),
+    }
+}
+
+fn literal(part: &TemplatePart) -> (&str, TextRange) {
+    match part {
+        TemplatePart::Literal { value, range } => (value.as_str(), *range),
+        other => panic!("not a literal: {other:?}"),
+    }
+}
+
+#[test]
+fn attribute_and_block_ranges() {
+    let src = "a = 1\nresource \"aws_s3_bucket\" logs /* c */ {\n  b = true\n}\n";
+    let parse = parse(src, FileKind::Tf);
+    assert!(parse.errors.is_empty());
+    let attr = parse.body.attributes().next().unwrap();
+    assert_eq!(slice(src, attr.range), "a = 1");
+    assert_eq!(slice(src, attr.key.range), "a");
+    let block = parse.body.blocks().next().unwrap();
+    assert_eq!(slice(src, block.ident.range), "resource");
+    assert_eq!(block.label(0), Some("aws_s3_bucket"));
+    assert!(block.labels[0].quoted);
+    assert_eq!(slice(src, block.labels[0].range), "\"aws_s3_bucket\"");
+    assert_eq!(block.label(1), Some("logs"));
+    assert!(!block.labels[1].quoted);
+    assert_eq!(slice(src, block.labels[1].range), "logs");
+    assert_eq!(slice(src, block.range), "resource \"aws_s3_bucket\" logs /* c */ {\n  b = true\n}");
+    assert_eq!(slice(src, block.body_range), "{\n  b = true\n}");
+    let inner = block.body.attribute("b").unwrap();
+    assert_eq!(slice(src, inner.range), "b = true");
+    assert_eq!(inner.value.kind, ExprKind::Bool(true));
+}
+
+#[test]
+fn one_line_block_and_empty_block() {
+    let src = "locals { x = null }\nterraform {}\n";
+    let parse = parse(src, FileKind::Tf);
+    assert!(parse.errors.is_empty());
+    let blocks: Vec<_> = parse.body.blocks().collect();
+    assert_eq!(slice(src, blocks[0].body_range), "{ x = null }");
+    assert_eq!(blocks[0].body.attribute("x").unwrap().value.kind, ExprKind::Null);
+    assert_eq!(slice(src, blocks[1].body_range), "{}");
+    assert!(blocks[1].body.structures.is_empty());
+}
+
+#[test]
+fn numbers_keep_their_source_text() {
+    for (src, text) in [("a = 1.50", "1.50"), ("a = 1e3", "1e3"), ("a = -7", "-7"), ("a = 0", "0")] {
+        let e = value(src);
+        assert_eq!(e.kind, ExprKind::Number(text.to_owned()), "{src}");
+        assert_eq!(slice(src, e.range), text);
+    }
+}
+
+#[test]
+fn quoted_string_literal_is_one_processed_part() {
+    let src = r#"a = "x\ty\u00e9$${z}%%{w}""#;
+    let e = value(src);
+    assert_eq!(slice(src, e.range), r#""x\ty\u00e9$${z}%%{w}""#);
+    let t = template(&e);
+    assert_eq!(t.kind, TemplateKind::Quoted);
+    assert_eq!(t.parts.len(), 1);
+    let (v, r) = literal(&t.parts[0]);
+    assert_eq!(v, "x\tyé${z}%{w}");
+    assert_eq!(slice(src, r), r#"x\ty\u00e9$${z}%%{w}"#);
+    assert_eq!(e.as_string_literal().as_deref(), Some("x\tyé${z}%{w}"));
+}
+
+#[test]
+fn empty_string() {
+    let src = r#"a = """#;
+    let e = value(src);
+    assert_eq!(e.as_string_literal().as_deref(), Some(""));
+}
+
+#[test]
+fn template_with_interpolation() {
+    let src = r#"a = "pre-${var.x}-post""#;
+    let e = value(src);
+    let t = template(&e);
+    assert_eq!(t.parts.len(), 3);
+    assert_eq!(literal(&t.parts[0]).0, "pre-");
+    assert_eq!(slice(src, literal(&t.parts[0]).1), "pre-");
+    let TemplatePart::Interpolation(inner) = &t.parts[1] else { panic!() };
+    assert_eq!(slice(src, inner.range), "var.x");
+    assert_eq!(literal(&t.parts[2]).0, "-post");
+    assert_eq!(t.as_literal(), None);
+}
+
+#[test]
+fn strip_markers_trim_neighbouring_literals() {
+    let src = "a = \"x  ${~ 1 ~}  y %{~ if true ~}  t  %{~ else ~}  e  %{~ endif ~}  z\"";
+    let t = template(&value(src)).clone();
+    assert_eq!(literal(&t.parts[0]).0, "x");
+    assert_eq!(literal(&t.parts[2]).0, "y");
+    let TemplatePart::If { then_part, else_part, range, .. } = &t.parts[3] else { panic!("{t:?}") };
+    assert_eq!(slice(src, *range), "%{~ if true ~}  t  %{~ else ~}  e  %{~ endif ~}");
+    assert_eq!(literal(&then_part.parts[0]).0, "t");
+    assert_eq!(literal(&else_part.as_ref().unwrap().parts[0]).0, "e");
+    assert_eq!(literal(&t.parts[4]).0, "z");
+}
+
+#[test]
+fn template_for_directive() {
+    let src = r#"a = "%{ for k, v in var.m }${k}=${v},%{ endfor }""#;
+    let t = template(&value(src)).clone();
+    let TemplatePart::For { key_var, value_var, collection, body, range } = &t.parts[0] else { panic!() };
+    assert_eq!(slice(src, *range), "%{ for k, v in var.m }${k}=${v},%{ endfor }");
+    assert_eq!(slice(src, key_var.as_ref().unwrap().range), "k");
+    assert_eq!(value_var.name, "v");
+    assert_eq!(slice(src, collection.range), "var.m");
+    assert_eq!(body.parts.len(), 4);
+}
+
+#[test]
+fn heredoc_and_indented_heredoc() {
+    let src = "a = <<EOT\n  x ${y}\n  z\nEOT\n";
+    let e = value(src);
+    assert_eq!(slice(src, e.range), "<<EOT\n  x ${y}\n  z\nEOT");
+    let t = template(&e);
+    assert_eq!(t.kind, TemplateKind::Heredoc);
+    assert_eq!(literal(&t.parts[0]).0, "  x ");
+    assert_eq!(literal(&t.parts[2]).0, "\n  z\n");
+
+    let src = "a = <<-EOT\n    x\n      y\n    EOT\n";
+    let e = value(src);
+    let t = template(&e);
+    assert_eq!(t.as_literal().as_deref(), Some("x\n  y\n"));
+}
+
+#[test]
+fn tuples_and_objects() {
+    let src = r#"a = [1, "b", { k = 1, "q" = 2, (var.x) = 3, m: 4 }]"#;
+    let e = value(src);
+    let ExprKind::Tuple(items) = &e.kind else { panic!() };
+    assert_eq!(items.len(), 3);
+    assert_eq!(slice(src, items[1].range), "\"b\"");
+    let ExprKind::Object(obj) = &items[2].kind else { panic!() };
+    assert_eq!(slice(src, items[2].range), r#"{ k = 1, "q" = 2, (var.x) = 3, m: 4 }"#);
+    assert!(matches!(&obj[0].key, ObjectKey::Ident(i) if i.name == "k"));
+    assert_eq!(slice(src, obj[0].key.range()), "k");
+    assert!(matches!(&obj[1].key, ObjectKey::Expr(e) if e.as_string_literal().as_deref() == Some("q")));
+    assert_eq!(slice(src, obj[1].key.range()), "\"q\"");
+    assert!(matches!(&obj[2].key, ObjectKey::Expr(Expr { kind: ExprKind::Parenthesis(_), .. })));
+    assert_eq!(slice(src, obj[2].key.range()), "(var.x)");
+    assert_eq!(slice(src, obj[3].value.range), "4");
+}
+
+#[test]
+fn traversals_with_every_step() {
+    let src = "a = aws.by_region[each.key].x.0[*].y.*.z";
+    let e = value(src);
+    assert_eq!(slice(src, e.range), "aws.by_region[each.key].x.0[*].y.*.z");
+    let ExprKind::Traversal { base, steps } = &e.kind else { panic!() };
+    assert!(matches!(&base.kind, ExprKind::Variable(i) if i.name == "aws"));
+    assert_eq!(slice(src, base.range), "aws");
+    let texts: Vec<&str> = steps.iter().map(|s| slice(src, s.range)).collect();
+    assert_eq!(texts, [".by_region", "[each.key]", ".x", ".0", "[*]", ".y", ".*", ".z"]);
+    assert!(matches!(&steps[0].op, TraversalOp::GetAttr(i) if slice(src, i.range) == "by_region"));
+    assert!(matches!(&steps[1].op, TraversalOp::Index(i) if slice(src, i.range) == "each.key"));
+    assert_eq!(steps[3].op, TraversalOp::LegacyIndex(0));
+    assert_eq!(steps[4].op, TraversalOp::FullSplat);
+    assert_eq!(steps[6].op, TraversalOp::AttrSplat);
+}
+
+#[test]
+fn function_calls_with_namespaces_and_expansion() {
+    let src = "a = provider::aws::arn_parse(x, core::toset(y)...)";
+    let e = value(src);
+    let ExprKind::FuncCall(call) = &e.kind else { panic!() };
+    assert_eq!(call.name.full_name(), "provider::aws::arn_parse");
+    assert_eq!(slice(src, call.name.namespace[1].range), "aws");
+    assert_eq!(slice(src, call.name.name.range), "arn_parse");
+    assert!(call.expand_final);
+    let ExprKind::FuncCall(inner) = &call.args[1].kind else { panic!() };
+    assert_eq!(inner.name.full_name(), "core::toset");
+    assert!(!inner.expand_final);
+    assert_eq!(slice(src, call.args[1].range), "core::toset(y)");
+
+    let e = value("a = f()");
+    let ExprKind::FuncCall(call) = &e.kind else { panic!() };
+    assert!(call.args.is_empty() && call.name.namespace.is_empty());
+}
+
+#[test]
+fn parentheses_conditionals_and_operators() {
+    let src = "a = (x + 1) * 2 == 4 && !b ? -c : d % 3";
+    let e = value(src);
+    let ExprKind::Conditional { cond, then_expr, else_expr } = &e.kind else { panic!() };
+    assert_eq!(slice(src, cond.range), "(x + 1) * 2 == 4 && !b");
+    let ExprKind::Binary { lhs, op: BinaryOp::And, rhs } = &cond.kind else { panic!("{cond:?}") };
+    assert_eq!(slice(src, lhs.range), "(x + 1) * 2 == 4");
+    assert!(matches!(&rhs.kind, ExprKind::Unary { op: UnaryOp::Not, .. }));
+    assert_eq!(slice(src, rhs.range), "!b");
+    let ExprKind::Binary { lhs: mul, op: BinaryOp::Eq, .. } = &lhs.kind else { panic!() };
+    let ExprKind::Binary { lhs: paren, op: BinaryOp::Mul, .. } = &mul.kind else { panic!() };
+    assert_eq!(slice(src, paren.range), "(x + 1)");
+    assert_eq!(slice(src, paren.unparenthesized().range), "x + 1");
+    assert!(matches!(&then_expr.kind, ExprKind::Unary { op: UnaryOp::Neg, .. }));
+    assert_eq!(slice(src, else_expr.range), "d % 3");
+}
+
+#[test]
+fn for_expressions() {
+    let src = "a = [for i, v in var.l : upper(v) if v != \"\"]";
+    let e = value(src);
+    let ExprKind::For(f) = &e.kind else { panic!() };
+    assert_eq!(slice(src, e.range), "[for i, v in var.l : upper(v) if v != \"\"]");
+    assert_eq!(slice(src, f.key_var.as_ref().unwrap().range), "i");
+    assert_eq!(slice(src, f.collection.range), "var.l");
+    assert!(f.key_expr.is_none());
+    assert_eq!(slice(src, f.value_expr.range), "upper(v)");
+    assert_eq!(slice(src, f.cond.as_ref().unwrap().range), "v != \"\"");
+    assert!(!f.grouping);
+
+    let src = "a = {for v in var.l : v.k => v...}";
+    let e = value(src);
+    let ExprKind::For(f) = &e.kind else { panic!() };
+    assert!(f.key_var.is_none());
+    assert_eq!(slice(src, f.key_expr.as_ref().unwrap().range), "v.k");
+    assert_eq!(slice(src, f.value_expr.range), "v");
+    assert!(f.grouping);
+}
+
+#[test]
+fn parse_expr_standalone() {
+    let e = parse_expr("{ a = [1, 2] }").unwrap();
+    assert!(matches!(e.kind, ExprKind::Object(_)));
+    let err = parse_expr("[1, ").unwrap_err();
+    assert!(!err.range.is_empty() || usize::from(err.range.start()) == 4);
+}
+
+#[test]
+fn bom_is_skipped_and_ranges_stay_in_original_text() {
+    let src = "\u{feff}a = \"x\"\n";
+    let parse = parse(src, FileKind::Tf);
+    assert!(parse.errors.is_empty());
+    let attr = parse.body.attributes().next().unwrap();
+    assert_eq!(slice(src, attr.range), "a = \"x\"");
+}
+
+#[test]
+fn syntax_error_points_at_the_offending_character() {
+    let src = "a = 1\nb = ]\n";
+    let parse = parse(src, FileKind::Tf);
+    assert_eq!(parse.errors.len(), 1);
+    assert_eq!(slice(src, parse.errors[0].range), "]");
+}
+
+#[test]
+fn repeated_object_key_keeps_the_last_item() {
+    let src = "a = { x = 1, y = 2, x = 3 }";
+    let e = value(src);
+    let ExprKind::Object(items) = &e.kind else { panic!() };
+    let texts: Vec<&str> = items.iter().map(|i| slice(src, i.value.range)).collect();
+    assert_eq!(texts, ["2", "3"]);
+    assert_eq!(slice(src, items[1].key.range()), "x");
+}
