@@ -106,4 +106,9 @@ codes! {
     ShadowedByTofuFile = "shadowed-by-tofu-file", Info, "a .tf file is ignored because a .tofu file of the same name exists";
     ModuleTreeTooLarge = "module-tree-too-large", Error, "the module tree has more instances than foreach-ls follows";
     OverrideWithoutBase = "override-without-base", Error, "an override file overrides a block that no other file declares";
+    ReferenceCycle = "reference-cycle", Error, "local values refer to each other in a cycle";
+    UndefinedReference = "undefined-reference", Error, "a reference names a variable or local value that is not declared";
+    EvaluationError = "evaluation-error", Error, "an expression OpenTofu evaluates statically fails: wrong types, bad arguments, missing keys";
+    UnknownFunction = "unknown-function", Error, "a call to a function that OpenTofu does not have";
+    EvaluationLimit = "evaluation-limit", Error, "evaluating an expression exceeds foreach-ls's depth, size or step limit";
 }

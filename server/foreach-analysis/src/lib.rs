@@ -7,6 +7,7 @@ pub mod base;
 pub mod checks;
 pub mod db;
 pub mod diagnostics;
+pub mod eval;
 pub mod host;
 pub mod model;
 pub mod paths;

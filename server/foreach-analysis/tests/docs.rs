@@ -57,5 +57,8 @@ fn index_is_fresh() {
         std::fs::write(&path, &want).unwrap();
     }
     let have = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(have == want, "docs/diagnostics/README.md is stale: run `UPDATE_DOCS=1 cargo test -p foreach-analysis --test docs`");
+    assert!(
+        have == want,
+        "docs/diagnostics/README.md is stale: run `UPDATE_DOCS=1 cargo test -p foreach-analysis --test docs`"
+    );
 }

@@ -117,7 +117,8 @@ fn main() {
         let md = std::fs::read_to_string(&page).unwrap_or_default();
         let stem = page.file_stem().unwrap_or_default().to_string_lossy().to_string();
         for (line, files) in doc_examples(&md) {
-            trials.push(Trial::test(format!("docs/diagnostics/{stem}.md:{}", line + 1), move || run_doc_example(&files)));
+            trials
+                .push(Trial::test(format!("docs/diagnostics/{stem}.md:{}", line + 1), move || run_doc_example(&files)));
         }
     }
     libtest_mimic::run(&args, trials).exit();
