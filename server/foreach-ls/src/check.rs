@@ -7,6 +7,11 @@ use crate::exit::ExitStatus;
 use crate::load::{LoadOptions, load};
 use crate::{render, report};
 
+/// `TF_VAR_name` values from the environment.
+pub fn env_variables() -> Vec<(String, String)> {
+    std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v))).collect()
+}
+
 pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let env_vars: Vec<(String, String)> =
         std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v))).collect();

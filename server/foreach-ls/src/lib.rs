@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod check;
+pub mod eval;
 pub mod exit;
 pub mod load;
 pub mod render;
@@ -33,6 +34,7 @@ where
     };
     match parsed.cli.command {
         args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
+        args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
         args::Command::Serve => {
             let _ = writeln!(
                 std::io::stderr(),
