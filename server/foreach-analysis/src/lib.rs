@@ -19,6 +19,6 @@ pub mod tree;
 pub mod vars;
 
 pub use base::{FileId, FileRange};
-pub use diagnostics::{Code, Diagnostic, Related, Severity};
+pub use diagnostics::{Code, Diagnostic, Fix, Related, Severity, TextEdit};
 pub use host::{AnalysisHost, Change, EXPRESSION_FILE, Evaluation};
 pub use settings::{CliVariable, Settings};
