@@ -91,12 +91,7 @@ pub struct CheckArgs {
     pub no_color: bool,
 }
 
-/// One `--var` or `--var-file` in command-line order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OrderedVar {
-    Var(String),
-    File(PathBuf),
-}
+pub use foreach_load::OrderedVar;
 
 pub struct Parsed {
     pub cli: Cli,

@@ -8,10 +8,11 @@ use foreach_analysis::eval::functions::json_text;
 use foreach_analysis::eval::render::console;
 use serde_json::json;
 
-use crate::args::{EvalArgs, EvalFormat, OrderedVar};
+use crate::args::{EvalArgs, EvalFormat};
 use crate::check::env_variables;
 use crate::exit::ExitStatus;
-use crate::load::{LoadOptions, load, path_string};
+use foreach_load::OrderedVar;
+use foreach_load::{LoadOptions, load, path_string};
 
 pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let paths = [args.dir.clone()];

@@ -10,9 +10,9 @@ use foreach_analysis::eval::render::compact;
 use foreach_fixture::{
     ActualDiagnostic, Expectation, Fixture, Position, check_fixture, discover_fixtures, markdown_hcl_blocks,
 };
-use foreach_ls::args::OrderedVar;
-use foreach_ls::load;
-use foreach_ls::load::{LoadOptions, load};
+use foreach_load as load;
+use foreach_load::OrderedVar;
+use foreach_load::{LoadOptions, load};
 use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -1,4 +1,5 @@
-//! Loads a workspace from disk into the analysis: the only code of `check` that reads files.
+//! Loads a workspace from disk into the analysis: the only code that reads configuration files, shared by
+//! `foreach-ls check` and the language server.
 //!
 //! It walks the given roots (honouring `.gitignore`, skipping `.terraform/`, `.terragrunt-cache/` and `.git/`, and
 //! the user's `--exclude` globs), reads every OpenTofu file once and in parallel, then keeps loading the
@@ -14,14 +15,20 @@ use foreach_syntax::FileKind;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
-use crate::args::OrderedVar;
-
 /// Files larger than this are reported as unreadable instead of being parsed (no real configuration is this big,
 /// and it bounds memory on hostile input).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Directories never walked: tool caches and VCS metadata.
 const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
+
+/// One `--var` or `--var-file`, in the order given (OpenTofu applies them in order; later wins).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderedVar {
+    /// `NAME=VALUE`.
+    Var(String),
+    File(PathBuf),
+}
 
 /// A problem that stops the command before analysis (exit status 2).
 #[derive(Debug)]
