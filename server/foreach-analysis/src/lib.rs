@@ -12,6 +12,7 @@ pub mod host;
 pub mod model;
 pub mod module_eval;
 pub mod paths;
+pub mod providers;
 pub mod refcheck;
 pub mod settings;
 pub mod suggest;
