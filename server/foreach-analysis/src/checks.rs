@@ -12,6 +12,7 @@ use crate::db::{Db, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::module_eval::tree_values;
 use crate::providers::checks::module_provider_checks;
+use crate::providers::test_files::test_file_checks;
 use crate::providers::tree_provider_checks;
 use crate::refcheck::undefined_references;
 use crate::tree::module_tree;
@@ -63,6 +64,7 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     }
     out.extend(tree_values(db, ws).diagnostics.iter().cloned());
     out.extend(tree_provider_checks(db, ws).iter().cloned());
+    out.extend(test_file_checks(db, ws).iter().cloned());
     sort_and_dedup(&mut out);
     Arc::new(out)
 }

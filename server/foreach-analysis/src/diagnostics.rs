@@ -151,6 +151,8 @@ codes! {
     InvalidProviderInstanceKey = "invalid-provider-instance-key", Error, "an instance key is null or not convertible to a string";
     MissingConfigurationAlias = "missing-configuration-alias", Error, "a module call does not pass a provider configuration the module declares in configuration_aliases";
     QuotedProviderReference = "quoted-provider-reference", Warning, "a provider reference is written as a string (deprecated)";
+    TestProviderForEachMismatch = "test-provider-for-each-mismatch", Error, "a test file's provider or mock_provider disagrees with the module about for_each";
+    TestProviderInstanceKey = "test-provider-instance-key", Error, "a run block's providers selects an instance key or passes a multi-instance configuration";
     ShadowedByTofuFile = "shadowed-by-tofu-file", Info, "a .tf file is ignored because a .tofu file of the same name exists";
     ModuleTreeTooLarge = "module-tree-too-large", Error, "the module tree has more instances than foreach-ls follows";
     OverrideWithoutBase = "override-without-base", Error, "an override file overrides a block that no other file declares";
