@@ -9,6 +9,7 @@ pub mod db;
 pub mod diagnostics;
 pub mod eval;
 pub mod host;
+pub mod inspect;
 pub mod model;
 pub mod module_eval;
 pub mod paths;

@@ -11,6 +11,7 @@ pub mod checks;
 pub mod config;
 pub mod expand;
 pub mod reference;
+pub mod resolve;
 pub mod test_files;
 
 use std::collections::HashSet;
