@@ -235,11 +235,7 @@ pub fn unknown_reasons(v: &Value) -> Vec<std::sync::Arc<UnknownReason>> {
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         match v {
-            Value::Unknown(r) => {
-                if !out.iter().any(|o| **o == **r) {
-                    out.push(r.clone());
-                }
-            }
+            Value::Unknown(r) if !out.iter().any(|o| **o == **r) => out.push(r.clone()),
             Value::Sensitive(inner) => stack.push(inner),
             Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => stack.extend(items.iter()),
             Value::Map(_, attrs) | Value::Object(attrs) => stack.extend(attrs.values()),
