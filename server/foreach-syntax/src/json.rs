@@ -223,11 +223,6 @@ impl Reader<'_> {
         let content = r.start + 1..r.end.saturating_sub(1).max(r.start + 1);
         // Without escapes the value is the raw text between the quotes, so offsets inside it are exact.
         let exact = self.src.get(content.clone()) == Some(s.value.as_ref());
-        let converter = if exact {
-            Converter::new(&s.value, self.base + content.start)
-        } else {
-            Converter::with_fixed_range(&s.value, range)
-        };
         match mode {
             AttrMode::Literal => {
                 let inner = if exact { self.range(content) } else { range };
@@ -235,18 +230,30 @@ impl Reader<'_> {
                 Expr::new(ExprKind::Template(Template { parts, kind: TemplateKind::Quoted }), range)
             }
             AttrMode::Template => match hcl_edit::parser::parse_template(&s.value) {
-                Ok(template) => Expr::new(ExprKind::Template(converter.standalone_template(template)), range),
-                Err(err) => self.embedded_error(&s.value, exact, content.start, range, &err),
-            },
-            _ => match hcl_edit::parser::parse_expr(&s.value) {
-                Ok(expr) => {
-                    let expr = converter.expr(expr);
-                    // The expression fills the string: give it the string's range when it is the whole value,
-                    // so that it never starts inside the quotes' whitespace.
-                    if exact { expr } else { Expr::new(expr.kind, range) }
+                Ok(template) => {
+                    let converter = if exact {
+                        Converter::new(&s.value, self.base + content.start)
+                    } else {
+                        Converter::with_fixed_range(&s.value, range)
+                    };
+                    Expr::new(ExprKind::Template(converter.standalone_template(template)), range)
                 }
                 Err(err) => self.embedded_error(&s.value, exact, content.start, range, &err),
             },
+            _ => {
+                // Whitespace around the expression is allowed, as in a native attribute value.
+                let text = s.value.trim();
+                let start = content.start + (s.value.len() - s.value.trim_start().len());
+                let converter = if exact {
+                    Converter::new(text, self.base + start)
+                } else {
+                    Converter::with_fixed_range(text, range)
+                };
+                match hcl_edit::parser::parse_expr(text) {
+                    Ok(expr) => converter.expr(expr),
+                    Err(err) => self.embedded_error(text, exact, start, range, &err),
+                }
+            }
         }
     }
 
