@@ -100,4 +100,15 @@ codes! {
     ModuleCycle = "module-cycle", Error, "module calls form a cycle through their local sources";
     InvalidVariableValue = "invalid-variable-value", Error, "a value given for a variable cannot be used";
     UndeclaredVariableValue = "undeclared-variable-value", Warning, "a .tfvars file sets a variable the module does not declare";
+    UnexpectedAttribute = "unexpected-attribute", Error, "an attribute appears where OpenTofu only allows blocks";
+    UnknownBlockType = "unknown-block-type", Error, "a top-level block type OpenTofu does not know";
+    InvalidBlockLabels = "invalid-block-labels", Error, "a block has the wrong number of labels";
+    ShadowedByTofuFile = "shadowed-by-tofu-file", Info, "a .tf file is ignored because a .tofu file of the same name exists";
+    ModuleTreeTooLarge = "module-tree-too-large", Error, "the module tree has more instances than foreach-ls follows";
+    OverrideWithoutBase = "override-without-base", Error, "an override file overrides a block that no other file declares";
+    ReferenceCycle = "reference-cycle", Error, "local values refer to each other in a cycle";
+    UndefinedReference = "undefined-reference", Error, "a reference names a variable or local value that is not declared";
+    EvaluationError = "evaluation-error", Error, "an expression OpenTofu evaluates statically fails: wrong types, bad arguments, missing keys";
+    UnknownFunction = "unknown-function", Error, "a call to a function that OpenTofu does not have";
+    EvaluationLimit = "evaluation-limit", Error, "evaluating an expression exceeds foreach-ls's depth, size or step limit";
 }

@@ -1,0 +1,287 @@
+//! Conversion of values to types and type constraints with cty's rules, and type unification.
+//!
+//! This is what OpenTofu applies to variable values (`type = list(string)`), to function arguments (`toset`
+//! turns a tuple of strings into `set(string)`) and to the branches of a conditional. Unification finds the one
+//! type a tuple's elements can all convert to, which `list(any)`/`set(any)`/`map(any)` require: strings absorb
+//! numbers and bools, objects with different attributes become maps, tuples of different lengths become lists.
+
+use super::number::Number;
+use super::types::{Constraint, Type};
+use super::value::{Attrs, Value};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Why a conversion failed, with the path to the offending element (`["a"][0]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConvError {
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for ConvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() { f.write_str(&self.message) } else { write!(f, "{}: {}", self.path, self.message) }
+    }
+}
+
+fn fail(message: impl Into<String>) -> ConvError {
+    ConvError { path: String::new(), message: message.into() }
+}
+
+fn at(path: String, e: ConvError) -> ConvError {
+    ConvError { path: format!("{path}{}", e.path), message: e.message }
+}
+
+fn attr_path(name: &str) -> String {
+    format!("attribute {name:?}")
+}
+
+/// Converts `v` to satisfy `c`. Unknowns stay unknown; marks are kept.
+pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
+    match v {
+        Value::Sensitive(inner) => return convert(inner, c).map(Value::mark_sensitive),
+        Value::Unknown(_) => return Ok(v.clone()),
+        Value::Null(_) => {
+            return Ok(match c {
+                Constraint::Any => v.clone(),
+                c => Value::Null(constraint_type(c)),
+            });
+        }
+        _ => {}
+    }
+    match c {
+        Constraint::Any => Ok(v.clone()),
+        Constraint::String => to_string(v).map(Value::String),
+        Constraint::Number => match v {
+            Value::Number(_) => Ok(v.clone()),
+            Value::String(s) => Number::parse_strict(s).map(Value::number).ok_or_else(|| {
+                fail(format!(
+                    "cannot convert {s:?} to number; given string must be a decimal representation of a number"
+                ))
+            }),
+            _ => Err(fail("a number is required")),
+        },
+        Constraint::Bool => match v {
+            Value::Bool(_) => Ok(v.clone()),
+            Value::String(s) => match &**s {
+                "true" | "1" => Ok(Value::Bool(true)),
+                "false" | "0" => Ok(Value::Bool(false)),
+                _ => Err(fail(format!(
+                    "cannot convert {s:?} to bool; only the strings \"true\" or \"false\" are allowed"
+                ))),
+            },
+            _ => Err(fail("a bool is required")),
+        },
+        Constraint::List(ec) | Constraint::Set(ec) => {
+            let is_set = matches!(c, Constraint::Set(_));
+            let Some(items) = v.as_seq() else {
+                return Err(fail(format!("{} required", c.friendly_name())));
+            };
+            let converted = convert_elements(items, ec, c)?;
+            let (elem, items) = converted;
+            Ok(if is_set { Value::set(elem, items) } else { Value::list(elem, items) })
+        }
+        Constraint::Map(ec) => {
+            let Some(attrs) = v.as_attrs() else {
+                return Err(fail(format!("{} required", c.friendly_name())));
+            };
+            let mut out = Attrs::new();
+            for (k, item) in attrs.iter() {
+                out.insert(k.clone(), convert(item, ec).map_err(|e| at(format!("[{k:?}]"), e))?);
+            }
+            let elem = if **ec == Constraint::Any {
+                let t = unify(out.values().map(Value::type_of))
+                    .ok_or_else(|| fail(format!("cannot convert {} to map of any single type", v.friendly_type())))?;
+                for item in out.values_mut() {
+                    *item = convert(item, &Constraint::from_type(&t))?;
+                }
+                t
+            } else {
+                constraint_type(ec)
+            };
+            Ok(Value::map(elem, out))
+        }
+        Constraint::Tuple(ecs) => {
+            let Some(items) = v.as_seq().filter(|_| !matches!(v, Value::Set(..))) else {
+                return Err(fail("tuple required"));
+            };
+            if items.len() != ecs.len() {
+                return Err(fail(format!("tuple required with exactly {} elements", ecs.len())));
+            }
+            let out = items
+                .iter()
+                .zip(ecs)
+                .enumerate()
+                .map(|(i, (item, ec))| convert(item, ec).map_err(|e| at(format!("element {i}"), e)))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(Value::tuple(out))
+        }
+        Constraint::Object(attrs) => {
+            let Some(src) = v.as_attrs() else {
+                return Err(fail("object required"));
+            };
+            let mut out = Attrs::new();
+            for a in attrs {
+                let given = src.get(&a.name).filter(|x| !(a.optional && x.is_null()));
+                let item = match (given, a.optional) {
+                    (Some(x), _) => convert(x, &a.constraint).map_err(|e| at(attr_path(&a.name), e))?,
+                    (None, true) => match &a.default {
+                        Some(d) => d.clone(),
+                        None => Value::Null(constraint_type(&a.constraint)),
+                    },
+                    (None, false) => return Err(fail(format!("attribute {:?} is required", a.name))),
+                };
+                out.insert(a.name.clone(), item);
+            }
+            Ok(Value::object(out))
+        }
+    }
+}
+
+fn convert_elements(items: &[Value], ec: &Constraint, whole: &Constraint) -> Result<(Type, Vec<Value>), ConvError> {
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        out.push(convert(item, ec).map_err(|e| at(format!("element {i}"), e))?);
+    }
+    if *ec == Constraint::Any || constraint_has_any(ec) {
+        let t = unify(out.iter().map(Value::type_of)).ok_or_else(|| {
+            fail(format!(
+                "cannot convert tuple to {} of any single type",
+                if matches!(whole, Constraint::Set(_)) { "set" } else { "list" }
+            ))
+        })?;
+        let tc = Constraint::from_type(&t);
+        for item in &mut out {
+            *item = convert(item, &tc)?;
+        }
+        return Ok((t, out));
+    }
+    Ok((constraint_type(ec), out))
+}
+
+fn constraint_has_any(c: &Constraint) -> bool {
+    match c {
+        Constraint::Any => true,
+        Constraint::List(e) | Constraint::Set(e) | Constraint::Map(e) => constraint_has_any(e),
+        Constraint::Tuple(items) => items.iter().any(constraint_has_any),
+        Constraint::Object(attrs) => attrs.iter().any(|a| constraint_has_any(&a.constraint)),
+        _ => false,
+    }
+}
+
+/// The concrete type a constraint stands for (`any` as `Dynamic`).
+pub fn constraint_type(c: &Constraint) -> Type {
+    match c {
+        Constraint::Any => Type::Dynamic,
+        Constraint::Bool => Type::Bool,
+        Constraint::Number => Type::Number,
+        Constraint::String => Type::String,
+        Constraint::List(e) => Type::List(Box::new(constraint_type(e))),
+        Constraint::Set(e) => Type::Set(Box::new(constraint_type(e))),
+        Constraint::Map(e) => Type::Map(Box::new(constraint_type(e))),
+        Constraint::Tuple(items) => Type::Tuple(items.iter().map(constraint_type).collect()),
+        Constraint::Object(attrs) => {
+            Type::Object(attrs.iter().map(|a| (a.name.clone(), constraint_type(&a.constraint))).collect())
+        }
+    }
+}
+
+/// A primitive as a string, as cty converts it (`1.5`, `true`).
+pub fn to_string(v: &Value) -> Result<std::sync::Arc<str>, ConvError> {
+    match v.unmarked() {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_text().into()),
+        Value::Bool(b) => Ok(if *b { "true".into() } else { "false".into() }),
+        other => Err(fail(format!("string required, but have {}", other.friendly_type()))),
+    }
+}
+
+/// Converts to a concrete type.
+pub fn convert_to_type(v: &Value, t: &Type) -> Result<Value, ConvError> {
+    convert(v, &Constraint::from_type(t))
+}
+
+/// The single type all of `types` can convert to, if there is one (`Dynamic` for none or only dynamic).
+pub fn unify(types: impl Iterator<Item = Type>) -> Option<Type> {
+    unify_vec(types.collect())
+}
+
+fn unify_vec(types: Vec<Type>) -> Option<Type> {
+    let mut known: Vec<Type> = types.into_iter().filter(|t| *t != Type::Dynamic).collect();
+    known.dedup();
+    let Some(first) = known.first().cloned() else {
+        return Some(Type::Dynamic);
+    };
+    if known.iter().all(|t| *t == first) {
+        return Some(first);
+    }
+    if known.iter().all(Type::is_primitive) {
+        let has_string = known.contains(&Type::String);
+        return if has_string { Some(Type::String) } else { None };
+    }
+    // Sequences: lists, sets and tuples unify to a list (a set only if all are sets) of the unified elements.
+    let is_seq = |t: &Type| matches!(t, Type::List(_) | Type::Set(_) | Type::Tuple(_));
+    if known.iter().all(is_seq) {
+        let mut elems = Vec::new();
+        let mut all_tuples_same_len = true;
+        let len0 = if let Type::Tuple(items) = &first { Some(items.len()) } else { None };
+        for t in &known {
+            match t {
+                Type::List(e) | Type::Set(e) => {
+                    elems.push((**e).clone());
+                    all_tuples_same_len = false;
+                }
+                Type::Tuple(items) => {
+                    if Some(items.len()) != len0 {
+                        all_tuples_same_len = false;
+                    }
+                    elems.extend(items.iter().cloned());
+                }
+                _ => {}
+            }
+        }
+        if all_tuples_same_len && let Some(n) = len0 {
+            let mut out = Vec::with_capacity(n);
+            for i in 0..n {
+                let column = known.iter().map(|t| match t {
+                    Type::Tuple(items) => items[i].clone(),
+                    _ => Type::Dynamic,
+                });
+                out.push(unify_vec(column.collect())?);
+            }
+            return Some(Type::Tuple(out));
+        }
+        let e = unify_vec(elems)?;
+        if known.iter().all(|t| matches!(t, Type::Set(_))) {
+            return Some(Type::Set(Box::new(e)));
+        }
+        return Some(Type::List(Box::new(e)));
+    }
+    let is_mapping = |t: &Type| matches!(t, Type::Map(_) | Type::Object(_));
+    if known.iter().all(is_mapping) {
+        // Objects with the same attribute names stay objects; anything else becomes a map.
+        if let Type::Object(a0) = &first
+            && known.iter().all(|t| matches!(t, Type::Object(a) if a.keys().eq(a0.keys())))
+        {
+            let mut out = BTreeMap::new();
+            for k in a0.keys() {
+                let column = known.iter().map(|t| match t {
+                    Type::Object(a) => a[k].clone(),
+                    _ => Type::Dynamic,
+                });
+                out.insert(k.clone(), unify_vec(column.collect())?);
+            }
+            return Some(Type::Object(out));
+        }
+        let mut elems = Vec::new();
+        for t in &known {
+            match t {
+                Type::Map(e) => elems.push((**e).clone()),
+                Type::Object(a) => elems.extend(a.values().cloned()),
+                _ => {}
+            }
+        }
+        return Some(Type::Map(Box::new(unify_vec(elems)?)));
+    }
+    None
+}

@@ -1,0 +1,367 @@
+//! The expression evaluator: walks an AST expression and computes its value the way HCL and OpenTofu do, with
+//! references resolved through a [`Scope`] and failures turned into diagnostics plus an unknown value (so one
+//! error never cascades into more).
+//!
+//! It recurses only on the AST (whose depth the parser caps) and guards that with the budget's depth limit;
+//! loops over values count steps. References, traversals and splats are in `traverse.rs`, templates in
+//! `template.rs`, operators in `ops.rs`, function calls in `functions/`.
+
+use super::budget::{Budget, Exceeded};
+use super::convert::{convert, to_string, unify};
+use super::scope::Scope;
+use super::types::{Constraint, Type};
+use super::value::{Attrs, UnknownCause, UnknownReason, Value};
+use crate::base::{FileId, FileRange};
+use crate::diagnostics::{Code, Diagnostic};
+use foreach_syntax::TextRange;
+use foreach_syntax::ast::{Expr, ExprKind, ForExpr, ObjectKey};
+use std::sync::Arc;
+
+/// Where an expression is evaluated: the `each`/`count` of its block, if any, and a label for messages and
+/// unknown chains (`provider "aws" (by_region) for_each`).
+#[derive(Debug, Clone, Default)]
+pub struct EvalContext {
+    /// `each.key` and `each.value`.
+    pub each: Option<(Value, Value)>,
+    /// `count.index`.
+    pub count: Option<Value>,
+    pub origin: String,
+}
+
+/// One evaluation run over one file's expressions. Build it through [`Scope`] implementations; it collects
+/// diagnostics in `diagnostics` rather than reporting them anywhere.
+pub struct Evaluator<'a> {
+    pub(crate) scope: &'a dyn Scope,
+    pub(crate) file: FileId,
+    pub(crate) ctx: &'a EvalContext,
+    pub(crate) budget: Budget,
+    /// `for` and template-`for` variables, innermost last.
+    pub(crate) bindings: Vec<(String, Value)>,
+    pub diagnostics: Vec<Diagnostic>,
+    depth: usize,
+    pub(crate) steps: u64,
+}
+
+/// Evaluates a constant expression (a `.tfvars` value, a `-var` value, a variable default): no references
+/// except that functions are allowed, as OpenTofu allows in those places.
+pub fn eval_literal_expr(file: FileId, expr: &Expr) -> Result<Value, Vec<Diagnostic>> {
+    let scope = super::scope::EmptyScope;
+    let ctx = EvalContext::default();
+    let mut ev = Evaluator::new(&scope, file, &ctx, Budget::default());
+    let v = ev.eval(expr);
+    if !ev.diagnostics.is_empty() {
+        return Err(ev.diagnostics);
+    }
+    if let Some(r) = v.first_unknown() {
+        return Err(vec![Diagnostic::new(
+            Code::EvaluationError,
+            r.location(),
+            format!("{}: a constant value is required here", r.explanation()),
+        )]);
+    }
+    Ok(v)
+}
+
+impl<'a> Evaluator<'a> {
+    pub fn new(scope: &'a dyn Scope, file: FileId, ctx: &'a EvalContext, budget: Budget) -> Evaluator<'a> {
+        Evaluator { scope, file, ctx, budget, bindings: Vec::new(), diagnostics: Vec::new(), depth: 0, steps: 0 }
+    }
+
+    pub fn range(&self, r: TextRange) -> FileRange {
+        FileRange::new(self.file, r)
+    }
+
+    /// Reports an error diagnostic and returns the unknown that stands for the failed result.
+    pub fn error(&mut self, code: Code, range: TextRange, message: impl Into<String>) -> Value {
+        let message = message.into();
+        let location = self.range(range);
+        self.diagnostics.push(Diagnostic::new(code, location, message.clone()));
+        Value::unknown(UnknownCause::Error { message, location })
+    }
+
+    pub fn limit(&mut self, range: TextRange, what: Exceeded) -> Value {
+        let message = what.message(&self.budget);
+        let location = self.range(range);
+        self.diagnostics.push(Diagnostic::new(Code::EvaluationLimit, location, message.clone()));
+        Value::unknown(UnknownCause::Limit { message, location })
+    }
+
+    /// Counts `n` steps of work; false when the step budget is exhausted.
+    pub fn tick(&mut self, n: u64) -> bool {
+        self.steps += n;
+        self.steps <= self.budget.max_steps
+    }
+
+    pub fn eval(&mut self, expr: &Expr) -> Value {
+        if self.depth >= self.budget.max_depth {
+            return self.limit(expr.range, Exceeded::Depth);
+        }
+        if !self.tick(1) {
+            return self.limit(expr.range, Exceeded::Steps);
+        }
+        self.depth += 1;
+        let v = self.eval_inner(expr);
+        self.depth -= 1;
+        v
+    }
+
+    fn eval_inner(&mut self, expr: &Expr) -> Value {
+        match &expr.kind {
+            ExprKind::Null => Value::null(),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Number(text) => match super::number::Number::parse(text) {
+                Some(n) => Value::number(n),
+                None => self.error(Code::EvaluationError, expr.range, format!("`{text}` is not a valid number")),
+            },
+            ExprKind::Template(t) => self.eval_template(t, expr.range),
+            ExprKind::Tuple(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.eval(item));
+                }
+                Value::tuple(out)
+            }
+            ExprKind::Object(items) => {
+                let mut out = Attrs::new();
+                let mut pending_unknown = None;
+                for item in items {
+                    let key = match &item.key {
+                        ObjectKey::Ident(i) => Value::string(i.name.as_str()),
+                        ObjectKey::Expr(e) => self.object_key(e),
+                    };
+                    let value = self.eval(&item.value);
+                    match key {
+                        Value::Unknown(r) => pending_unknown = Some(r),
+                        Value::String(k) => {
+                            out.insert(k.to_string(), value);
+                        }
+                        _ => {}
+                    }
+                }
+                // An unknown key makes the whole object's type unknown, as in HCL.
+                match pending_unknown {
+                    Some(r) => Value::Unknown(r),
+                    None => Value::object(out),
+                }
+            }
+            ExprKind::Variable(_) | ExprKind::Traversal { .. } => self.eval_traversal(expr),
+            ExprKind::FuncCall(call) => super::functions::call(self, call, expr.range),
+            ExprKind::Parenthesis(inner) => self.eval(inner),
+            ExprKind::Conditional { cond, then_expr, else_expr } => self.eval_conditional(cond, then_expr, else_expr),
+            ExprKind::Unary { op, operand } => {
+                let v = self.eval(operand);
+                super::ops::unary(self, *op, v, expr.range)
+            }
+            ExprKind::Binary { lhs, op, rhs } => {
+                let l = self.eval(lhs);
+                let r = self.eval(rhs);
+                super::ops::binary(self, *op, l, r, lhs.range, rhs.range, expr.range)
+            }
+            ExprKind::For(f) => self.eval_for(f, expr.range),
+            ExprKind::Invalid => Value::unknown(UnknownCause::Invalid { location: self.range(expr.range) }),
+        }
+    }
+
+    /// An object key expression: a string (numbers and bools convert), never null.
+    fn object_key(&mut self, e: &Expr) -> Value {
+        // `{ (foo) = 1 }` and `{ foo = 1 }` differ; a bare name that the parser kept as an expression is a string.
+        if let ExprKind::Variable(id) = &e.kind
+            && self.binding(&id.name).is_none()
+        {
+            return Value::string(id.name.as_str());
+        }
+        let k = self.eval(e);
+        self.key_string(k, e.range)
+    }
+
+    fn key_string(&mut self, k: Value, range: TextRange) -> Value {
+        match k.unmarked() {
+            Value::Unknown(r) => Value::Unknown(r.clone()),
+            Value::Null(_) => self.error(Code::EvaluationError, range, "object key must not be null"),
+            v => match to_string(v) {
+                Ok(s) => Value::String(s),
+                Err(_) => self.error(
+                    Code::EvaluationError,
+                    range,
+                    format!("object key must be a string, not {}", v.friendly_type()),
+                ),
+            },
+        }
+    }
+
+    pub(crate) fn binding(&self, name: &str) -> Option<&Value> {
+        self.bindings.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    fn eval_conditional(&mut self, cond: &Expr, then_expr: &Expr, else_expr: &Expr) -> Value {
+        let c = self.eval(cond);
+        // Both branches are evaluated (HCL unifies their types), but only the chosen one's errors count.
+        let mark = self.diagnostics.len();
+        let t = self.eval(then_expr);
+        let t_diags: Vec<Diagnostic> = self.diagnostics.drain(mark..).collect();
+        let e = self.eval(else_expr);
+        let e_diags: Vec<Diagnostic> = self.diagnostics.drain(mark..).collect();
+        let (c, sensitive) = (c.unmarked().clone(), c.is_sensitive());
+        let choice = match c {
+            Value::Unknown(r) => return Value::Unknown(r),
+            Value::Null(_) => {
+                return self.error(Code::EvaluationError, cond.range, "the condition value is null");
+            }
+            v => match convert(&v, &Constraint::Bool) {
+                Ok(Value::Bool(b)) => b,
+                _ => {
+                    return self.error(
+                        Code::EvaluationError,
+                        cond.range,
+                        format!("the condition must be a bool, not {}", v.friendly_type()),
+                    );
+                }
+            },
+        };
+        let (chosen, diags, range) =
+            if choice { (t.clone(), t_diags, then_expr.range) } else { (e.clone(), e_diags, else_expr.range) };
+        let had_errors = !diags.is_empty();
+        self.diagnostics.extend(diags);
+        if had_errors {
+            return chosen;
+        }
+        let unified = unify([t.type_of(), e.type_of()].into_iter());
+        let result = match unified {
+            Some(ty) if ty != Type::Dynamic => match convert(&chosen, &Constraint::from_type(&ty)) {
+                Ok(v) => v,
+                Err(err) => {
+                    self.error(Code::EvaluationError, range, format!("inconsistent conditional result types: {err}"))
+                }
+            },
+            Some(_) => chosen,
+            None => self.error(
+                Code::EvaluationError,
+                then_expr.range.cover(else_expr.range),
+                format!(
+                    "inconsistent conditional result types: the true result is {} and the false result is {}",
+                    t.friendly_type(),
+                    e.friendly_type()
+                ),
+            ),
+        };
+        if sensitive { result.mark_sensitive() } else { result }
+    }
+
+    fn eval_for(&mut self, f: &ForExpr, range: TextRange) -> Value {
+        let coll = self.eval(&f.collection);
+        let sensitive = coll.is_sensitive();
+        let coll = coll.unmarked().clone();
+        let pairs: Vec<(Value, Value)> = match &coll {
+            Value::Unknown(r) => return Value::Unknown(r.clone()),
+            Value::Null(_) => {
+                return self.error(Code::EvaluationError, f.collection.range, "cannot iterate over a null value");
+            }
+            Value::List(_, items) | Value::Tuple(items) => {
+                items.iter().enumerate().map(|(i, v)| (Value::int(i as i64), v.clone())).collect()
+            }
+            Value::Set(_, items) => items.iter().map(|v| (v.clone(), v.clone())).collect(),
+            Value::Map(_, attrs) | Value::Object(attrs) => {
+                attrs.iter().map(|(k, v)| (Value::string(k.as_str()), v.clone())).collect()
+            }
+            v => {
+                return self.error(
+                    Code::EvaluationError,
+                    f.collection.range,
+                    format!("a `for` expression needs a collection, not {}", v.friendly_type()),
+                );
+            }
+        };
+        if pairs.len() > self.budget.max_collection {
+            return self.limit(range, Exceeded::Collection(pairs.len()));
+        }
+        let mut tuple_out = Vec::new();
+        let mut object_out = Attrs::new();
+        let mut groups: Attrs = Attrs::new();
+        let mut group_items: std::collections::BTreeMap<String, Vec<Value>> = std::collections::BTreeMap::new();
+        let mut unknown: Option<Arc<UnknownReason>> = None;
+        for (k, v) in pairs {
+            if !self.tick(1) {
+                return self.limit(range, Exceeded::Steps);
+            }
+            let pushed = if let Some(kv) = &f.key_var {
+                self.bindings.push((kv.name.clone(), k));
+                2
+            } else {
+                1
+            };
+            self.bindings.push((f.value_var.name.clone(), v));
+            let keep = match &f.cond {
+                None => Some(true),
+                Some(c) => {
+                    let cv = self.eval(c);
+                    match cv.unmarked() {
+                        Value::Unknown(r) => {
+                            unknown.get_or_insert_with(|| r.clone());
+                            None
+                        }
+                        Value::Bool(b) => Some(*b),
+                        Value::Null(_) => {
+                            let e = self.error(Code::EvaluationError, c.range, "the `for` condition is null");
+                            self.bindings.truncate(self.bindings.len() - pushed);
+                            return e;
+                        }
+                        other => match convert(other, &Constraint::Bool) {
+                            Ok(Value::Bool(b)) => Some(b),
+                            _ => {
+                                let msg = format!("the `for` condition must be a bool, not {}", other.friendly_type());
+                                let e = self.error(Code::EvaluationError, c.range, msg);
+                                self.bindings.truncate(self.bindings.len() - pushed);
+                                return e;
+                            }
+                        },
+                    }
+                }
+            };
+            if keep == Some(true) {
+                match &f.key_expr {
+                    None => tuple_out.push(self.eval(&f.value_expr)),
+                    Some(ke) => {
+                        let kv = self.eval(ke);
+                        let kv = self.key_string(kv, ke.range);
+                        let val = self.eval(&f.value_expr);
+                        match kv {
+                            Value::String(s) => {
+                                if f.grouping {
+                                    group_items.entry(s.to_string()).or_default().push(val);
+                                } else if object_out.contains_key(&*s) {
+                                    let msg = format!(
+                                        "duplicate object key `{s}` in `for` expression; add `...` after the value to group values by key"
+                                    );
+                                    let e = self.error(Code::EvaluationError, ke.range, msg);
+                                    self.bindings.truncate(self.bindings.len() - pushed);
+                                    return e;
+                                } else {
+                                    object_out.insert(s.to_string(), val);
+                                }
+                            }
+                            Value::Unknown(r) => {
+                                unknown.get_or_insert(r);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            self.bindings.truncate(self.bindings.len() - pushed);
+        }
+        if let Some(r) = unknown {
+            return Value::Unknown(r);
+        }
+        let result = if f.key_expr.is_none() {
+            Value::tuple(tuple_out)
+        } else if f.grouping {
+            for (k, items) in group_items {
+                groups.insert(k, Value::tuple(items));
+            }
+            Value::object(groups)
+        } else {
+            Value::object(object_out)
+        };
+        if sensitive { result.mark_sensitive() } else { result }
+    }
+}

@@ -1,0 +1,247 @@
+//! Filesystem functions: `file`, `fileexists`, `fileset`, `filebase64`, the `file*` hashes, `templatefile`, and
+//! the path functions `abspath`, `basename`, `dirname`, `pathexpand`.
+//!
+//! Files are read through the host's [`FileReader`](crate::eval::scope::FileReader); relative paths resolve
+//! against the working directory (`path.cwd`), as OpenTofu resolves them, and every path must stay inside the
+//! workspace root after normalisation. Without a reader the result is unknown, not an error.
+
+use super::hash::hex;
+use super::string::s;
+use super::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p};
+use crate::eval::types::Type;
+use crate::eval::value::Value;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use md5::Md5;
+use sha1::Sha1;
+use sha2::{Digest, Sha256, Sha512};
+
+pub static FUNCS: &[Func] = &[
+    f("file", &[p("path", P::Str)], |cx, a| {
+        let bytes = read(cx, s(&a[0]))?;
+        String::from_utf8(bytes)
+            .map(Value::string)
+            .or_else(|_| arg_err(0, "contents are not valid UTF-8; use `filebase64` instead"))
+    }),
+    f("filebase64", &[p("path", P::Str)], |cx, a| Ok(Value::string(STANDARD.encode(read(cx, s(&a[0]))?)))),
+    f("filemd5", &[p("path", P::Str)], |cx, a| Ok(Value::string(hex(&Md5::digest(read(cx, s(&a[0]))?))))),
+    f("filesha1", &[p("path", P::Str)], |cx, a| Ok(Value::string(hex(&Sha1::digest(read(cx, s(&a[0]))?))))),
+    f("filesha256", &[p("path", P::Str)], |cx, a| Ok(Value::string(hex(&Sha256::digest(read(cx, s(&a[0]))?))))),
+    f("filesha512", &[p("path", P::Str)], |cx, a| Ok(Value::string(hex(&Sha512::digest(read(cx, s(&a[0]))?))))),
+    f("filebase64sha256", &[p("path", P::Str)], |cx, a| {
+        Ok(Value::string(STANDARD.encode(Sha256::digest(read(cx, s(&a[0]))?))))
+    }),
+    f("filebase64sha512", &[p("path", P::Str)], |cx, a| {
+        Ok(Value::string(STANDARD.encode(Sha512::digest(read(cx, s(&a[0]))?))))
+    }),
+    f("fileexists", &[p("path", P::Str)], fileexists),
+    f("fileset", &[p("path", P::Str), p("pattern", P::Str)], fileset),
+    f("templatefile", &[p("path", P::Str), p("vars", P::Any)], |_, _| {
+        Err(FnError::Unknown("`templatefile` is not evaluated by foreach-ls yet".into()))
+    }),
+    f("abspath", &[p("path", P::Str)], abspath),
+    f("basename", &[p("path", P::Str)], |_, a| Ok(Value::string(basename(s(&a[0]))))),
+    f("dirname", &[p("path", P::Str)], |_, a| Ok(Value::string(dirname(s(&a[0])).to_string()))),
+    f("pathexpand", &[p("path", P::Str)], |_, a| {
+        if s(&a[0]).starts_with('~') {
+            Err(FnError::Unknown("`pathexpand` depends on the home directory of whoever runs OpenTofu".into()))
+        } else {
+            Ok(a[0].clone())
+        }
+    }),
+];
+
+/// Joins `path` to `base` if relative, normalises `.`/`..`, and checks that the result is inside `root`.
+pub fn resolve_path(base: &str, root: &str, path: &str) -> Result<String, String> {
+    let joined = if path.starts_with('/') { path.to_string() } else { format!("{base}/{path}") };
+    let normal = normalize(&joined);
+    let root_n = normalize(root);
+    let inside = normal == root_n || root_n == "/" || normal.starts_with(&format!("{root_n}/"));
+    if !inside {
+        return Err(format!("{path:?} is outside the workspace root; foreach-ls only reads files inside it"));
+    }
+    Ok(normal)
+}
+
+fn normalize(p: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+fn read(cx: &mut FnCtx<'_, '_>, path: &str) -> Result<Vec<u8>, FnError> {
+    let Some(access) = cx.ev.scope.files() else {
+        return Err(FnError::Unknown("files are not available to this evaluation".into()));
+    };
+    let full = resolve_path(access.base_dir, access.root, path).map_err(FnError::Msg)?;
+    let bytes = access.reader.read(&full).map_err(|e| FnError::Msg(format!("cannot read {path:?}: {e}")))?;
+    if bytes.len() > cx.ev.budget.max_string {
+        return Err(FnError::Limit(crate::eval::budget::Exceeded::String(bytes.len())));
+    }
+    Ok(bytes)
+}
+
+fn fileexists(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+    let Some(access) = cx.ev.scope.files() else {
+        return Err(FnError::Unknown("files are not available to this evaluation".into()));
+    };
+    let full = resolve_path(access.base_dir, access.root, s(&a[0])).map_err(FnError::Msg)?;
+    Ok(Value::Bool(access.reader.is_file(&full)))
+}
+
+fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+    let Some(access) = cx.ev.scope.files() else {
+        return Err(FnError::Unknown("files are not available to this evaluation".into()));
+    };
+    let dir = resolve_path(access.base_dir, access.root, s(&a[0])).map_err(FnError::Msg)?;
+    let files = access.reader.walk(&dir).map_err(|e| FnError::Msg(format!("cannot list {:?}: {e}", s(&a[0]))))?;
+    let pattern: Vec<&str> = s(&a[1]).split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+    let mut out = Vec::new();
+    for file in files {
+        let segs: Vec<&str> = file.split('/').collect();
+        if glob_segments(&pattern, &segs) {
+            out.push(Value::string(file));
+        }
+    }
+    cx.check_len(out.len())?;
+    Ok(Value::set(Type::String, out))
+}
+
+/// `**` matches any number of whole segments; other segments use [`glob`].
+fn glob_segments(pat: &[&str], segs: &[&str]) -> bool {
+    match pat.split_first() {
+        None => segs.is_empty(),
+        Some((&"**", rest)) => (0..=segs.len()).any(|i| glob_segments(rest, &segs[i..])),
+        Some((p, rest)) => {
+            !segs.is_empty() && glob(p.as_bytes(), segs[0].as_bytes()) && glob_segments(rest, &segs[1..])
+        }
+    }
+}
+
+/// `*`, `?` and `[...]` within one path segment (iterative, with one backtrack point).
+fn glob(p: &[u8], t: &[u8]) -> bool {
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && p[pi] == b'*' {
+            star = Some((pi, ti));
+            pi += 1;
+            continue;
+        }
+        if pi < p.len()
+            && let Some((ok, len)) = single(&p[pi..], t[ti])
+            && ok
+        {
+            pi += len;
+            ti += 1;
+            continue;
+        }
+        match star {
+            Some((sp, st)) => {
+                pi = sp + 1;
+                ti = st + 1;
+                star = Some((sp, st + 1));
+            }
+            None => return false,
+        }
+    }
+    p[pi..].iter().all(|&c| c == b'*')
+}
+
+/// Matches one pattern element against `c`: (matched, pattern bytes used).
+fn single(p: &[u8], c: u8) -> Option<(bool, usize)> {
+    match p[0] {
+        b'?' => Some((true, 1)),
+        b'[' => {
+            let end = p.iter().position(|&x| x == b']')?;
+            let class = &p[1..end];
+            let (neg, class) = match class.first() {
+                Some(b'^' | b'!') => (true, &class[1..]),
+                _ => (false, class),
+            };
+            let mut hit = false;
+            let mut i = 0;
+            while i < class.len() {
+                if i + 2 < class.len() && class[i + 1] == b'-' {
+                    hit |= class[i] <= c && c <= class[i + 2];
+                    i += 3;
+                } else {
+                    hit |= class[i] == c;
+                    i += 1;
+                }
+            }
+            Some((hit != neg, end + 1))
+        }
+        b'\\' if p.len() > 1 => Some((p[1] == c, 2)),
+        x => Some((x == c, 1)),
+    }
+}
+
+fn abspath(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+    let p = s(&a[0]);
+    if p.starts_with('/') {
+        return Ok(Value::string(normalize(p)));
+    }
+    match cx.ev.scope.path("cwd") {
+        Some(cwd) if cwd.starts_with('/') => Ok(Value::string(normalize(&format!("{cwd}/{p}")))),
+        _ => err("the working directory is not known"),
+    }
+}
+
+/// Go's `filepath.Base`.
+fn basename(p: &str) -> String {
+    if p.is_empty() {
+        return ".".into();
+    }
+    let t = p.trim_end_matches('/');
+    if t.is_empty() {
+        return "/".into();
+    }
+    t.rsplit('/').next().unwrap_or(t).to_string()
+}
+
+/// Go's `filepath.Dir`.
+fn dirname(p: &str) -> String {
+    let dir = match p.rfind('/') {
+        Some(i) => &p[..=i],
+        None => "",
+    };
+    let cleaned = clean(dir);
+    if cleaned.is_empty() { ".".into() } else { cleaned }
+}
+
+/// Go's `filepath.Clean` (lexical).
+fn clean(p: &str) -> String {
+    if p.is_empty() {
+        return ".".into();
+    }
+    let rooted = p.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.last().is_some_and(|l| *l != "..") {
+                    parts.pop();
+                } else if !rooted {
+                    parts.push("..");
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    let body = parts.join("/");
+    match (rooted, body.is_empty()) {
+        (true, _) => format!("/{body}"),
+        (false, true) => ".".into(),
+        (false, false) => body,
+    }
+}

@@ -1,0 +1,31 @@
+//! Static evaluation of OpenTofu expressions: the values OpenTofu knows before planning (input variables, locals
+//! derived from them, literals, pure functions), computed as OpenTofu computes them, and for everything else an
+//! unknown value that says why.
+//!
+//! Layout: `number`/`value`/`types`/`convert`/`render` model cty; `expr` and `template` evaluate the AST;
+//! `functions/` holds the built-ins by group; `scope` resolves `var.`/`local.`/`path.` references for one module
+//! and collects diagnostics; `budget` bounds depth, size and steps. Nothing here prints or does IO except through
+//! the [`scope::FileReader`] the host provides.
+
+pub mod budget;
+pub mod convert;
+mod deps;
+pub mod expr;
+pub mod functions;
+pub mod number;
+mod ops;
+pub mod render;
+pub mod scope;
+pub mod template;
+mod traverse;
+pub mod types;
+pub mod value;
+
+pub use convert::{ConvError, convert, unify};
+pub use expr::{EvalContext, Evaluator, eval_literal_expr};
+pub use number::Number;
+pub use scope::{
+    FileReader, LocalDecl, ModuleScope, ModuleStaticInputs, Scope, SuppliedValue, ValueSource, VariableDecl,
+};
+pub use types::{Constraint, Type};
+pub use value::{DynamicKind, Hop, UnknownCause, UnknownReason, Value};

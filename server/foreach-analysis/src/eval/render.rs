@@ -1,0 +1,195 @@
+//! Printing values: exactly as `terraform console` prints them (the form fixtures and the differential test
+//! compare), and a compact one-line form for messages.
+
+use super::types::Type;
+use super::value::Value;
+use std::fmt::Write;
+
+/// `terraform console`'s rendering (Terraform's `repl.FormatValue`): multi-line, two-space indents, heredocs for
+/// multi-line strings, `tolist(...)`/`toset(...)`/`tomap(...)` around collections, typed nulls as `tostring(null)`.
+pub fn console(v: &Value) -> String {
+    let mut out = String::new();
+    format_value(v, 0, &mut out);
+    out
+}
+
+fn format_value(v: &Value, indent: usize, out: &mut String) {
+    match v {
+        Value::Unknown(_) => out.push_str("(known after apply)"),
+        Value::Sensitive(_) => out.push_str("(sensitive value)"),
+        Value::Null(t) => out.push_str(&null_text(t)),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_text()),
+        Value::String(s) => {
+            if !multiline(s, indent, out) {
+                out.push_str(&go_quote(s));
+            }
+        }
+        Value::Tuple(items) => sequence(items, indent, out),
+        Value::List(_, items) => {
+            out.push_str("tolist(");
+            sequence(items, indent, out);
+            out.push(')');
+        }
+        Value::Set(_, items) => {
+            out.push_str("toset(");
+            sequence(items, indent, out);
+            out.push(')');
+        }
+        Value::Object(attrs) => mapping(attrs, indent, out),
+        Value::Map(_, attrs) => {
+            out.push_str("tomap(");
+            mapping(attrs, indent, out);
+            out.push(')');
+        }
+    }
+}
+
+fn null_text(t: &Type) -> String {
+    match t {
+        Type::Dynamic => "null".into(),
+        Type::String => "tostring(null)".into(),
+        Type::Number => "tonumber(null)".into(),
+        Type::Bool => "tobool(null)".into(),
+        Type::List(e) => format!("tolist(null) /* of {} */", e.friendly_name()),
+        Type::Set(e) => format!("toset(null) /* of {} */", e.friendly_name()),
+        Type::Map(e) => format!("tomap(null) /* of {} */", e.friendly_name()),
+        t => format!("null /* {} */", t.friendly_name()),
+    }
+}
+
+fn multiline(s: &str, indent: usize, out: &mut String) -> bool {
+    let lines: Vec<&str> = s.split('\n').collect();
+    if lines.len() < 2 {
+        return false;
+    }
+    let op = if indent > 0 { "<<-" } else { "<<" };
+    let mut delim = String::from("EOT");
+    while lines.iter().any(|l| l.trim() == delim) {
+        delim.push('_');
+    }
+    out.push_str(op);
+    out.push_str(&delim);
+    for l in &lines {
+        out.push('\n');
+        out.push_str(&" ".repeat(indent));
+        out.push_str(l);
+    }
+    out.push('\n');
+    out.push_str(&" ".repeat(indent));
+    out.push_str(&delim);
+    true
+}
+
+fn sequence(items: &[Value], indent: usize, out: &mut String) {
+    out.push('[');
+    let inner = indent + 2;
+    for item in items {
+        out.push('\n');
+        out.push_str(&" ".repeat(inner));
+        format_value(item, inner, out);
+        out.push(',');
+    }
+    if !items.is_empty() {
+        out.push('\n');
+        out.push_str(&" ".repeat(indent));
+    }
+    out.push(']');
+}
+
+fn mapping(attrs: &super::value::Attrs, indent: usize, out: &mut String) {
+    out.push('{');
+    let inner = indent + 2;
+    for (k, v) in attrs.iter() {
+        out.push('\n');
+        out.push_str(&" ".repeat(inner));
+        if !multiline(k, inner, out) {
+            out.push_str(&go_quote(k));
+        }
+        out.push_str(" = ");
+        format_value(v, inner, out);
+    }
+    if !attrs.is_empty() {
+        out.push('\n');
+        out.push_str(&" ".repeat(indent));
+    }
+    out.push('}');
+}
+
+/// Go's `strconv.Quote`.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\x07' => out.push_str("\\a"),
+            '\x08' => out.push_str("\\b"),
+            '\x0c' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\x0b' => out.push_str("\\v"),
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if c.is_control() || matches!(c as u32, 0x80..=0x9f | 0xad | 0x2028 | 0x2029 | 0xfeff) => {
+                if (c as u32) < 0x10000 {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                } else {
+                    let _ = write!(out, "\\U{:08x}", c as u32);
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// One line, HCL-like: `["a", 1]`, `{a = 1}`, `toset(["a"])`; for messages and set ordering of compound values.
+pub fn compact(v: &Value) -> String {
+    let mut out = String::new();
+    compact_into(v, &mut out);
+    out
+}
+
+fn compact_into(v: &Value, out: &mut String) {
+    match v {
+        Value::Unknown(_) => out.push_str("(unknown)"),
+        Value::Sensitive(_) => out.push_str("(sensitive value)"),
+        Value::Null(_) => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_text()),
+        Value::String(s) => out.push_str(&go_quote(s)),
+        Value::Tuple(items) | Value::List(_, items) | Value::Set(_, items) => {
+            let (open, close) = match v {
+                Value::List(..) => ("tolist([", "])"),
+                Value::Set(..) => ("toset([", "])"),
+                _ => ("[", "]"),
+            };
+            out.push_str(open);
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                compact_into(item, out);
+            }
+            out.push_str(close);
+        }
+        Value::Object(attrs) | Value::Map(_, attrs) => {
+            let (open, close) = if matches!(v, Value::Map(..)) { ("tomap({", "})") } else { ("{", "}") };
+            out.push_str(open);
+            for (i, (k, item)) in attrs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&go_quote(k));
+                out.push_str(" = ");
+                compact_into(item, out);
+            }
+            out.push_str(close);
+        }
+    }
+}

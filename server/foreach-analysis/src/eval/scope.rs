@@ -1,0 +1,442 @@
+//! What references resolve to. [`Scope`] is the evaluator's view of its surroundings; [`ModuleScope`] is the
+//! static scope of one module, built from plain data ([`ModuleStaticInputs`]) so the configuration model can
+//! construct it without knowing the evaluator's internals.
+//!
+//! A module scope evaluates variables and locals lazily, once each. Locals are evaluated in dependency order
+//! (found syntactically up front), so a chain of a thousand locals costs no recursion depth, and cycles are found
+//! by a strongly-connected-components pass before anything runs: every member of a cycle is unknown and the
+//! cycle is reported once. Diagnostics are collected as data, never printed. A scope is `Send` (build one per
+//! module, on any thread) but not `Sync`: its memo tables use `RefCell`.
+
+use super::budget::Budget;
+use super::convert::convert;
+use super::expr::{EvalContext, Evaluator, eval_literal_expr};
+use super::functions::file::resolve_path;
+use super::types::{Constraint, parse_constraint};
+use super::value::{Hop, UnknownCause, Value};
+use crate::base::{FileId, FileRange};
+use crate::diagnostics::{Code, Diagnostic};
+use foreach_syntax::ast::Expr;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The evaluator's view of its surroundings.
+pub trait Scope {
+    /// `var.NAME`; `None` if no such variable is declared. Unknowns in the result carry the hop.
+    fn variable(&self, name: &str, referenced_at: FileRange) -> Option<Value>;
+    /// `local.NAME`; `None` if no such local is declared.
+    fn local(&self, name: &str, referenced_at: FileRange) -> Option<Value>;
+    /// Declared names under `var` or `local`, for "did you mean" hints.
+    fn declared_names(&self, root: &str) -> Vec<String>;
+    /// `path.module`, `path.root`, `path.cwd`.
+    fn path(&self, which: &str) -> Option<String>;
+    fn workspace(&self) -> String;
+    /// The reader and root that file functions use; `None` when files are not available (file functions then
+    /// give an unknown value).
+    fn files(&self) -> Option<FileAccess<'_>> {
+        None
+    }
+}
+
+/// How file functions reach files: paths are resolved against `base_dir` (OpenTofu resolves relative paths
+/// against the working directory, `path.cwd`) and must stay inside `root`.
+pub struct FileAccess<'a> {
+    pub reader: &'a dyn FileReader,
+    pub base_dir: &'a str,
+    pub root: &'a str,
+}
+
+/// File system access provided by the host (the analysis itself does no IO). Paths are absolute and normalised,
+/// with `/` separators; confinement to the workspace root is checked before any call.
+pub trait FileReader: Send + Sync {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String>;
+    fn is_file(&self, path: &str) -> bool;
+    /// Every file below `dir`, as paths relative to `dir` with `/` separators.
+    fn walk(&self, dir: &str) -> Result<Vec<String>, String>;
+}
+
+/// A scope with nothing in it: for `.tfvars` values and other constant expressions.
+pub struct EmptyScope;
+
+impl Scope for EmptyScope {
+    fn variable(&self, _: &str, _: FileRange) -> Option<Value> {
+        None
+    }
+    fn local(&self, _: &str, _: FileRange) -> Option<Value> {
+        None
+    }
+    fn declared_names(&self, _: &str) -> Vec<String> {
+        Vec::new()
+    }
+    fn path(&self, _: &str) -> Option<String> {
+        None
+    }
+    fn workspace(&self) -> String {
+        "default".into()
+    }
+}
+
+/// Everything a module's static scope needs, as plain data.
+pub struct ModuleStaticInputs {
+    /// `""` for the root module, `module.common` for a child (prefixes the hops of unknown chains).
+    pub module_label: String,
+    pub variables: Vec<VariableDecl>,
+    pub locals: Vec<LocalDecl>,
+    pub path_module: String,
+    pub path_root: String,
+    pub path_cwd: String,
+    /// `terraform.workspace` / `tofu.workspace`: `"default"` unless overridden.
+    pub workspace: String,
+    /// Absolute directory file functions may not leave.
+    pub workspace_root: String,
+    pub files: Option<Arc<dyn FileReader>>,
+    pub budget: Budget,
+}
+
+pub struct VariableDecl {
+    pub name: String,
+    /// The declaration to point at (the `variable "name"` label or block).
+    pub decl: FileRange,
+    pub type_expr: Option<(FileId, Expr)>,
+    pub default: Option<(FileId, Expr)>,
+    pub nullable: bool,
+    pub sensitive: bool,
+    pub supplied: Option<SuppliedValue>,
+}
+
+pub struct LocalDecl {
+    pub name: String,
+    pub file: FileId,
+    /// The whole `name = expr` attribute.
+    pub range: FileRange,
+    pub expr: Expr,
+}
+
+/// A value given for a variable from outside the module, already evaluated.
+#[derive(Debug, Clone)]
+pub struct SuppliedValue {
+    pub value: Value,
+    pub source: ValueSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueSource {
+    /// The `name = value` in a `.tfvars` file.
+    Tfvars(FileRange),
+    /// `-var name=value` / `--var`.
+    CommandLine,
+    /// `TF_VAR_name`.
+    Environment,
+    /// The argument of the calling `module` block.
+    ModuleArgument(FileRange),
+}
+
+/// The static scope of one module. See the module docs.
+pub struct ModuleScope {
+    inputs: ModuleStaticInputs,
+    var_index: HashMap<String, usize>,
+    local_index: HashMap<String, usize>,
+    local_deps: Vec<Vec<usize>>,
+    var_values: RefCell<Vec<Option<Value>>>,
+    local_values: RefCell<Vec<Option<Value>>>,
+    in_progress: RefCell<Vec<bool>>,
+    diagnostics: RefCell<Vec<Diagnostic>>,
+}
+
+/// All variable and local values of a module, after [`ModuleScope::evaluate_all`].
+#[derive(Debug, Clone)]
+pub struct ModuleValues {
+    pub variables: Vec<(String, Value)>,
+    pub locals: Vec<(String, Value)>,
+}
+
+impl ModuleScope {
+    pub fn new(inputs: ModuleStaticInputs) -> ModuleScope {
+        let mut var_index = HashMap::new();
+        for (i, v) in inputs.variables.iter().enumerate() {
+            var_index.insert(v.name.clone(), i);
+        }
+        let mut local_index = HashMap::new();
+        for (i, l) in inputs.locals.iter().enumerate() {
+            local_index.insert(l.name.clone(), i);
+        }
+        let local_deps: Vec<Vec<usize>> = inputs
+            .locals
+            .iter()
+            .map(|l| {
+                let mut deps: Vec<usize> =
+                    super::deps::local_refs(&l.expr).iter().filter_map(|n| local_index.get(n).copied()).collect();
+                deps.sort_unstable();
+                deps.dedup();
+                deps
+            })
+            .collect();
+        let n = inputs.locals.len();
+        let scope = ModuleScope {
+            var_values: RefCell::new(vec![None; inputs.variables.len()]),
+            local_values: RefCell::new(vec![None; n]),
+            in_progress: RefCell::new(vec![false; n]),
+            diagnostics: RefCell::new(Vec::new()),
+            inputs,
+            var_index,
+            local_index,
+            local_deps,
+        };
+        scope.mark_cycles();
+        scope
+    }
+
+    /// Evaluates an expression of this module (a provider `for_each`, a module argument...).
+    pub fn eval(&self, file: FileId, expr: &Expr, ctx: &EvalContext) -> Value {
+        let mut ev = Evaluator::new(self, file, ctx, self.inputs.budget);
+        let v = ev.eval(expr);
+        self.diagnostics.borrow_mut().extend(ev.diagnostics);
+        v
+    }
+
+    /// The value of `local.NAME` (unknown with a reason if it cannot be known), `None` if undeclared.
+    pub fn local_value(&self, name: &str) -> Option<Value> {
+        let idx = *self.local_index.get(name)?;
+        Some(self.ensure_local(idx))
+    }
+
+    /// The value of `var.NAME` after type conversion, `None` if undeclared.
+    pub fn variable_value(&self, name: &str) -> Option<Value> {
+        let idx = *self.var_index.get(name)?;
+        Some(self.ensure_variable(idx))
+    }
+
+    /// Evaluates every variable and local (what `foreach-ls check` needs to report all errors).
+    pub fn evaluate_all(&self) -> ModuleValues {
+        let variables = (0..self.inputs.variables.len())
+            .map(|i| (self.inputs.variables[i].name.clone(), self.ensure_variable(i)))
+            .collect();
+        let locals =
+            (0..self.inputs.locals.len()).map(|i| (self.inputs.locals[i].name.clone(), self.ensure_local(i))).collect();
+        ModuleValues { variables, locals }
+    }
+
+    /// Diagnostics found so far (cycles, undefined references, failed evaluations, invalid variable values).
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.diagnostics.borrow().clone()
+    }
+
+    pub fn take_diagnostics(&self) -> Vec<Diagnostic> {
+        std::mem::take(&mut *self.diagnostics.borrow_mut())
+    }
+
+    fn label(&self, name: String) -> String {
+        if self.inputs.module_label.is_empty() { name } else { format!("{}:{name}", self.inputs.module_label) }
+    }
+
+    fn report(&self, d: Diagnostic) {
+        self.diagnostics.borrow_mut().push(d);
+    }
+
+    fn ensure_local(&self, idx: usize) -> Value {
+        if let Some(v) = &self.local_values.borrow()[idx] {
+            return v.clone();
+        }
+        // Evaluate dependencies first, in post-order, with an explicit stack (no recursion on chain length).
+        let mut order = Vec::new();
+        let mut visited = vec![false; self.local_deps.len()];
+        let mut stack = vec![(idx, 0usize)];
+        visited[idx] = true;
+        while let Some((node, next)) = stack.pop() {
+            if let Some(&dep) = self.local_deps[node].get(next) {
+                stack.push((node, next + 1));
+                if !visited[dep] && self.local_values.borrow()[dep].is_none() {
+                    visited[dep] = true;
+                    stack.push((dep, 0));
+                }
+            } else {
+                order.push(node);
+            }
+        }
+        for node in order {
+            if self.local_values.borrow()[node].is_some() || self.in_progress.borrow()[node] {
+                continue;
+            }
+            self.in_progress.borrow_mut()[node] = true;
+            let decl = &self.inputs.locals[node];
+            let ctx = EvalContext { origin: self.label(format!("local.{}", decl.name)), ..EvalContext::default() };
+            let v = self.eval(decl.file, &decl.expr, &ctx);
+            self.in_progress.borrow_mut()[node] = false;
+            self.local_values.borrow_mut()[node] = Some(v);
+        }
+        let v = self.local_values.borrow()[idx].clone();
+        // Only reachable if the dependency scan missed an edge and the local re-entered itself.
+        v.unwrap_or_else(|| {
+            let decl = &self.inputs.locals[idx];
+            Value::unknown(UnknownCause::Error {
+                message: format!("`local.{}` refers to itself", decl.name),
+                location: decl.range,
+            })
+        })
+    }
+
+    fn ensure_variable(&self, idx: usize) -> Value {
+        if let Some(v) = &self.var_values.borrow()[idx] {
+            return v.clone();
+        }
+        let v = self.compute_variable(idx);
+        self.var_values.borrow_mut()[idx] = Some(v.clone());
+        v
+    }
+
+    fn compute_variable(&self, idx: usize) -> Value {
+        let decl = &self.inputs.variables[idx];
+        let constraint = match &decl.type_expr {
+            None => Constraint::Any,
+            Some((file, texpr)) => {
+                let eval_default = |e: &Expr| -> Result<Value, String> {
+                    eval_literal_expr(*file, e).map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())
+                };
+                match parse_constraint(texpr, &eval_default) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        let location = FileRange::new(*file, e.range);
+                        self.report(Diagnostic::new(
+                            Code::EvaluationError,
+                            location,
+                            format!("invalid type constraint: {}", e.message),
+                        ));
+                        return Value::unknown(UnknownCause::Error { message: e.message, location });
+                    }
+                }
+            }
+        };
+        let fail = |location: FileRange, message: String| -> Value {
+            self.report(
+                Diagnostic::new(Code::InvalidVariableValue, location, message.clone())
+                    .with_related(decl.decl, "variable declared here"),
+            );
+            Value::unknown(UnknownCause::Error { message, location })
+        };
+        let from_default = || -> Option<Value> {
+            let (file, dexpr) = decl.default.as_ref()?;
+            let location = FileRange::new(*file, dexpr.range);
+            Some(match eval_literal_expr(*file, dexpr) {
+                Ok(v) => match convert(&v, &constraint) {
+                    Ok(v) => v,
+                    Err(e) => fail(location, format!("invalid default value for variable `{}`: {e}", decl.name)),
+                },
+                Err(ds) => {
+                    let msg = ds.first().map(|d| d.message.clone()).unwrap_or_default();
+                    fail(location, format!("invalid default value for variable `{}`: {msg}", decl.name))
+                }
+            })
+        };
+        let value = match &decl.supplied {
+            Some(s) => {
+                let location = match s.source {
+                    ValueSource::Tfvars(r) | ValueSource::ModuleArgument(r) => r,
+                    ValueSource::CommandLine | ValueSource::Environment => decl.decl,
+                };
+                let from = match s.source {
+                    ValueSource::Tfvars(_) => "",
+                    ValueSource::ModuleArgument(_) => "",
+                    ValueSource::CommandLine => " (given with --var)",
+                    ValueSource::Environment => " (given in the environment)",
+                };
+                if s.value.is_null() && !decl.nullable {
+                    match from_default() {
+                        Some(v) => v,
+                        None => fail(location, format!("variable `{}` must not be null{from}", decl.name)),
+                    }
+                } else {
+                    match convert(&s.value, &constraint) {
+                        Ok(v) => v,
+                        Err(e) => fail(location, format!("invalid value for variable `{}`{from}: {e}", decl.name)),
+                    }
+                }
+            }
+            None => match from_default() {
+                Some(v) => v,
+                None => Value::unknown(UnknownCause::VariableWithoutValue {
+                    name: decl.name.clone(),
+                    declaration: decl.decl,
+                }),
+            },
+        };
+        if decl.sensitive { value.mark_sensitive() } else { value }
+    }
+
+    /// Finds cycles among locals (Tarjan's SCC, iterative), reports each once and makes its members unknown.
+    fn mark_cycles(&self) {
+        for scc in super::deps::cycles(&self.local_deps) {
+            let path = super::deps::cycle_path(&scc, &self.local_deps);
+            let names: Vec<String> = path.iter().map(|&i| format!("local.{}", self.inputs.locals[i].name)).collect();
+            let first = path[0];
+            let text = format!("{} -> {}", names.join(" -> "), names[0]);
+            let location = self.inputs.locals[first].range;
+            let mut d = Diagnostic::new(
+                Code::ReferenceCycle,
+                location,
+                format!("local values refer to each other in a cycle: {text}"),
+            );
+            for &i in path.iter().skip(1) {
+                d = d.with_related(
+                    self.inputs.locals[i].range,
+                    format!("`local.{}` is part of the cycle", self.inputs.locals[i].name),
+                );
+            }
+            self.report(d);
+            for &i in &scc {
+                let message = format!("`local.{}` is part of the reference cycle {text}", self.inputs.locals[i].name);
+                self.local_values.borrow_mut()[i] =
+                    Some(Value::unknown(UnknownCause::Error { message, location: self.inputs.locals[i].range }));
+            }
+        }
+    }
+}
+
+impl Scope for ModuleScope {
+    fn variable(&self, name: &str, referenced_at: FileRange) -> Option<Value> {
+        let idx = *self.var_index.get(name)?;
+        let v = self.ensure_variable(idx);
+        let decl = &self.inputs.variables[idx];
+        let hop = Hop { name: self.label(format!("var.{name}")), declaration: decl.decl, referenced_at };
+        Some(v.map_unknowns(&|r| r.with_hop(hop.clone())))
+    }
+
+    fn local(&self, name: &str, referenced_at: FileRange) -> Option<Value> {
+        let idx = *self.local_index.get(name)?;
+        let v = self.ensure_local(idx);
+        let decl = &self.inputs.locals[idx];
+        let hop = Hop { name: self.label(format!("local.{name}")), declaration: decl.range, referenced_at };
+        Some(v.map_unknowns(&|r| r.with_hop(hop.clone())))
+    }
+
+    fn declared_names(&self, root: &str) -> Vec<String> {
+        match root {
+            "var" => self.inputs.variables.iter().map(|v| v.name.clone()).collect(),
+            "local" => self.inputs.locals.iter().map(|l| l.name.clone()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn path(&self, which: &str) -> Option<String> {
+        match which {
+            "module" => Some(self.inputs.path_module.clone()),
+            "root" => Some(self.inputs.path_root.clone()),
+            "cwd" => Some(self.inputs.path_cwd.clone()),
+            _ => None,
+        }
+    }
+
+    fn workspace(&self) -> String {
+        self.inputs.workspace.clone()
+    }
+
+    fn files(&self) -> Option<FileAccess<'_>> {
+        let reader = self.inputs.files.as_deref()?;
+        Some(FileAccess { reader, base_dir: &self.inputs.path_cwd, root: &self.inputs.workspace_root })
+    }
+}
+
+/// Where a file function's path argument points, or why it may not be read.
+pub fn confine(access: &FileAccess<'_>, path: &str) -> Result<String, String> {
+    resolve_path(access.base_dir, access.root, path)
+}

@@ -1,0 +1,145 @@
+//! Templates: quoted strings with `${...}` interpolations, heredocs, and `%{if}`/`%{for}` directives. Strip
+//! markers and heredoc indentation were already applied by the parser, so this only concatenates.
+
+use super::budget::Exceeded;
+use super::convert::to_string;
+use super::expr::Evaluator;
+use super::value::{UnknownReason, Value};
+use crate::diagnostics::Code;
+use foreach_syntax::TextRange;
+use foreach_syntax::ast::{Template, TemplatePart};
+use std::sync::Arc;
+
+enum Piece {
+    Done,
+    Unknown(Arc<UnknownReason>),
+}
+
+impl Evaluator<'_> {
+    pub(crate) fn eval_template(&mut self, t: &Template, range: TextRange) -> Value {
+        // A template that is exactly one interpolation returns the value itself, unconverted (HCL's rule).
+        if let [TemplatePart::Interpolation(e)] = t.parts.as_slice() {
+            return self.eval(e);
+        }
+        let mut out = String::new();
+        let mut sensitive = false;
+        match self.template_into(t, &mut out, &mut sensitive, range) {
+            Piece::Unknown(r) => Value::Unknown(r),
+            Piece::Done => {
+                let v = Value::string(out);
+                if sensitive { v.mark_sensitive() } else { v }
+            }
+        }
+    }
+
+    fn template_into(&mut self, t: &Template, out: &mut String, sensitive: &mut bool, range: TextRange) -> Piece {
+        for part in &t.parts {
+            if out.len() > self.budget.max_string {
+                let n = out.len();
+                if let Value::Unknown(r) = self.limit(range, Exceeded::String(n)) {
+                    return Piece::Unknown(r);
+                }
+            }
+            match part {
+                TemplatePart::Literal { value, .. } => out.push_str(value),
+                TemplatePart::Interpolation(e) => {
+                    let v = self.eval(e);
+                    *sensitive |= v.is_sensitive();
+                    match v.unmarked() {
+                        Value::Unknown(r) => return Piece::Unknown(r.clone()),
+                        Value::Null(_) => {
+                            let v = self.error(
+                                Code::EvaluationError,
+                                e.range,
+                                "cannot include a null value in a string template",
+                            );
+                            return unknown_of(v);
+                        }
+                        inner => match to_string(inner) {
+                            Ok(s) => out.push_str(&s),
+                            Err(_) => {
+                                let msg = format!(
+                                    "cannot include {} in a string template; only strings, numbers and bools can be",
+                                    inner.friendly_type()
+                                );
+                                let v = self.error(Code::EvaluationError, e.range, msg);
+                                return unknown_of(v);
+                            }
+                        },
+                    }
+                }
+                TemplatePart::If { cond, then_part, else_part, .. } => {
+                    let c = self.eval(cond);
+                    *sensitive |= c.is_sensitive();
+                    let b = match c.unmarked() {
+                        Value::Unknown(r) => return Piece::Unknown(r.clone()),
+                        inner => match super::convert::convert(inner, &super::types::Constraint::Bool) {
+                            Ok(Value::Bool(b)) if !inner.is_null() => b,
+                            _ => {
+                                let v = self.error(
+                                    Code::EvaluationError,
+                                    cond.range,
+                                    "the `%{if}` condition must be a bool",
+                                );
+                                return unknown_of(v);
+                            }
+                        },
+                    };
+                    let branch = if b { Some(then_part) } else { else_part.as_ref() };
+                    if let Some(branch) = branch
+                        && let Piece::Unknown(r) = self.template_into(branch, out, sensitive, range)
+                    {
+                        return Piece::Unknown(r);
+                    }
+                }
+                TemplatePart::For { key_var, value_var, collection, body, .. } => {
+                    let c = self.eval(collection);
+                    *sensitive |= c.is_sensitive();
+                    let pairs: Vec<(Value, Value)> = match c.unmarked() {
+                        Value::Unknown(r) => return Piece::Unknown(r.clone()),
+                        Value::List(_, items) | Value::Tuple(items) => {
+                            items.iter().enumerate().map(|(i, v)| (Value::int(i as i64), v.clone())).collect()
+                        }
+                        Value::Set(_, items) => items.iter().map(|v| (v.clone(), v.clone())).collect(),
+                        Value::Map(_, a) | Value::Object(a) => {
+                            a.iter().map(|(k, v)| (Value::string(k.as_str()), v.clone())).collect()
+                        }
+                        other => {
+                            let msg = format!("`%{{for}}` needs a collection, not {}", other.friendly_type());
+                            let v = self.error(Code::EvaluationError, collection.range, msg);
+                            return unknown_of(v);
+                        }
+                    };
+                    for (k, v) in pairs {
+                        if !self.tick(1) {
+                            return unknown_of(self.limit(range, Exceeded::Steps));
+                        }
+                        let mut pushed = 1;
+                        if let Some(kv) = key_var {
+                            self.bindings.push((kv.name.clone(), k));
+                            pushed = 2;
+                        }
+                        self.bindings.push((value_var.name.clone(), v));
+                        let r = self.template_into(body, out, sensitive, range);
+                        self.bindings.truncate(self.bindings.len() - pushed);
+                        if let Piece::Unknown(r) = r {
+                            return Piece::Unknown(r);
+                        }
+                        if out.len() > self.budget.max_string {
+                            let n = out.len();
+                            return unknown_of(self.limit(range, Exceeded::String(n)));
+                        }
+                    }
+                }
+            }
+        }
+        Piece::Done
+    }
+}
+
+fn unknown_of(v: Value) -> Piece {
+    match v {
+        Value::Unknown(r) => Piece::Unknown(r),
+        _ => Piece::Done,
+    }
+}

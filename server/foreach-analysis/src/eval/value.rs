@@ -1,0 +1,460 @@
+//! Runtime values of the static evaluator, modelled on cty: primitives, the three collection kinds (list, set,
+//! map) with an element type, the two structural kinds (tuple, object), typed nulls, a `sensitive` mark, and
+//! **unknown** values that carry *why* they are unknown.
+//!
+//! Values are cheap to clone: every compound or heap payload sits behind an `Arc`, so passing a 1,000-key object
+//! from local to local never copies it. Sets are kept sorted and deduplicated in cty's order so printing and
+//! equality need no extra work. This module does not evaluate anything; see `expr.rs`.
+
+use super::number::Number;
+use super::types::Type;
+use crate::base::FileRange;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+pub type Attrs = BTreeMap<String, Value>;
+
+#[derive(Debug, Clone)]
+pub enum Value {
+    /// A null of a type (`Type::Dynamic` for a plain `null`).
+    Null(Type),
+    Unknown(Arc<UnknownReason>),
+    Bool(bool),
+    Number(Arc<Number>),
+    String(Arc<str>),
+    /// `list(elem)`.
+    List(Type, Arc<Vec<Value>>),
+    /// `set(elem)`: sorted with [`set_order`], no duplicates.
+    Set(Type, Arc<Vec<Value>>),
+    /// `map(elem)`.
+    Map(Type, Arc<Attrs>),
+    Tuple(Arc<Vec<Value>>),
+    Object(Arc<Attrs>),
+    /// The value of a `sensitive = true` variable or of `sensitive(...)`; operations propagate the mark.
+    Sensitive(Arc<Value>),
+}
+
+/// Why a value is not statically known: the root cause plus the chain of named values it flowed through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownReason {
+    pub cause: UnknownCause,
+    /// Innermost first: for `for_each = local.a`, `local.a = local.b`, `local.b = data.x.y` the hops are
+    /// `[local.b, local.a]`. Use [`UnknownReason::chain`] for the outermost-first display order.
+    pub hops: Vec<Hop>,
+}
+
+/// One named value an unknown passed through on its way to the expression being evaluated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hop {
+    /// `local.regions`, `var.accounts`, `module.common:var.x`.
+    pub name: String,
+    /// The declaration of that value (a local's whole `name = expr` attribute, a variable's block label).
+    pub declaration: FileRange,
+    /// Where the dependent expression referenced it.
+    pub referenced_at: FileRange,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnknownCause {
+    /// A reference OpenTofu resolves only while planning or applying (resource, data source, module output,
+    /// `each`/`count`/`self` outside their block, ...).
+    DynamicReference { reference: String, kind: DynamicKind, location: FileRange },
+    /// An impure function (`timestamp`, `uuid`, `bcrypt`...): OpenTofu computes a value but nobody can predict it.
+    ImpureFunction { name: String, location: FileRange },
+    /// `provider::NAME::FN(...)`: provider functions are not available to static evaluation.
+    ProviderFunction { name: String, location: FileRange },
+    /// A root module variable with neither a supplied value nor a default.
+    VariableWithoutValue { name: String, declaration: FileRange },
+    /// Evaluation failed; a diagnostic with the details was reported at `location`.
+    Error { message: String, location: FileRange },
+    /// A budget (depth, size, steps) was exceeded.
+    Limit { message: String, location: FileRange },
+    /// JSON input that is not an expression, and similar holes in the tree.
+    Invalid { location: FileRange },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DynamicKind {
+    Resource,
+    Data,
+    Ephemeral,
+    ModuleOutput,
+    Each,
+    Count,
+    SelfRef,
+    /// `terraform.applying` and anything else OpenTofu refuses in static context.
+    Other,
+}
+
+impl UnknownReason {
+    pub fn new(cause: UnknownCause) -> Arc<UnknownReason> {
+        Arc::new(UnknownReason { cause, hops: Vec::new() })
+    }
+
+    /// Where the root cause is.
+    pub fn location(&self) -> FileRange {
+        match &self.cause {
+            UnknownCause::DynamicReference { location, .. }
+            | UnknownCause::ImpureFunction { location, .. }
+            | UnknownCause::ProviderFunction { location, .. }
+            | UnknownCause::Error { location, .. }
+            | UnknownCause::Limit { location, .. }
+            | UnknownCause::Invalid { location } => *location,
+            UnknownCause::VariableWithoutValue { declaration, .. } => *declaration,
+        }
+    }
+
+    /// The name of the root cause as it appears at the end of a chain (`data.aws_regions.all`, `timestamp()`).
+    pub fn root_name(&self) -> String {
+        match &self.cause {
+            UnknownCause::DynamicReference { reference, .. } => reference.clone(),
+            UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
+                format!("{name}()")
+            }
+            UnknownCause::VariableWithoutValue { name, .. } => format!("var.{name}"),
+            UnknownCause::Error { .. } => "an evaluation error".into(),
+            UnknownCause::Limit { .. } => "an evaluation limit".into(),
+            UnknownCause::Invalid { .. } => "an invalid expression".into(),
+        }
+    }
+
+    /// Our explanation of the root cause, lower case.
+    pub fn explanation(&self) -> String {
+        match &self.cause {
+            UnknownCause::DynamicReference { reference, kind, .. } => match kind {
+                DynamicKind::Each | DynamicKind::Count | DynamicKind::SelfRef => {
+                    format!("`{reference}` is not available in static context")
+                }
+                _ => format!("`{reference}` is only known after apply"),
+            },
+            UnknownCause::ImpureFunction { name, .. } => {
+                format!("`{name}()` returns a different value on every run")
+            }
+            UnknownCause::ProviderFunction { name, .. } => {
+                format!("provider function `{name}` cannot be called in static context")
+            }
+            UnknownCause::VariableWithoutValue { name, .. } => {
+                format!("`var.{name}` has no value: set it in a .tfvars file or with --var")
+            }
+            UnknownCause::Error { message, .. } | UnknownCause::Limit { message, .. } => message.clone(),
+            UnknownCause::Invalid { .. } => "the expression is not valid".into(),
+        }
+    }
+
+    /// Outermost first, ending with the root cause: `["local.a", "local.b", "data.x.y"]`.
+    pub fn chain(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.hops.iter().rev().map(|h| h.name.clone()).collect();
+        let root = self.root_name();
+        if out.last() != Some(&root) {
+            out.push(root);
+        }
+        out
+    }
+
+    /// `origin -> local.a -> data.x.y`.
+    pub fn chain_text(&self, origin: &str) -> String {
+        let mut parts = vec![origin.to_string()];
+        parts.extend(self.chain());
+        parts.join(" -> ")
+    }
+
+    pub fn with_hop(&self, hop: Hop) -> Arc<UnknownReason> {
+        let mut r = self.clone();
+        // A variable without value already names itself as the root; do not repeat it.
+        if !(r.hops.is_empty() && r.root_name() == hop.name) {
+            r.hops.push(hop);
+        }
+        Arc::new(r)
+    }
+}
+
+impl Value {
+    pub fn string(s: impl Into<Arc<str>>) -> Value {
+        Value::String(s.into())
+    }
+
+    pub fn number(n: Number) -> Value {
+        Value::Number(Arc::new(n))
+    }
+
+    pub fn int(i: i64) -> Value {
+        Value::number(Number::from_i64(i))
+    }
+
+    pub fn null() -> Value {
+        Value::Null(Type::Dynamic)
+    }
+
+    pub fn unknown(cause: UnknownCause) -> Value {
+        Value::Unknown(UnknownReason::new(cause))
+    }
+
+    pub fn tuple(items: Vec<Value>) -> Value {
+        Value::Tuple(Arc::new(items))
+    }
+
+    pub fn object(attrs: Attrs) -> Value {
+        Value::Object(Arc::new(attrs))
+    }
+
+    /// A list whose element type is unified from its elements by the caller.
+    pub fn list(elem: Type, items: Vec<Value>) -> Value {
+        Value::List(elem, Arc::new(items))
+    }
+
+    pub fn map(elem: Type, items: Attrs) -> Value {
+        Value::Map(elem, Arc::new(items))
+    }
+
+    /// Builds a set: sorts and deduplicates.
+    pub fn set(elem: Type, mut items: Vec<Value>) -> Value {
+        items.sort_by(set_order);
+        items.dedup_by(|a, b| a.raw_equals(b));
+        Value::Set(elem, Arc::new(items))
+    }
+
+    pub fn type_of(&self) -> Type {
+        match self {
+            Value::Null(t) => t.clone(),
+            Value::Unknown(_) => Type::Dynamic,
+            Value::Bool(_) => Type::Bool,
+            Value::Number(_) => Type::Number,
+            Value::String(_) => Type::String,
+            Value::List(e, _) => Type::List(Box::new(e.clone())),
+            Value::Set(e, _) => Type::Set(Box::new(e.clone())),
+            Value::Map(e, _) => Type::Map(Box::new(e.clone())),
+            Value::Tuple(items) => Type::Tuple(items.iter().map(Value::type_of).collect()),
+            Value::Object(attrs) => Type::Object(attrs.iter().map(|(k, v)| (k.clone(), v.type_of())).collect()),
+            Value::Sensitive(v) => v.type_of(),
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        match self {
+            Value::Null(_) => true,
+            Value::Sensitive(v) => v.is_null(),
+            _ => false,
+        }
+    }
+
+    pub fn is_unknown(&self) -> bool {
+        match self {
+            Value::Unknown(_) => true,
+            Value::Sensitive(v) => v.is_unknown(),
+            _ => false,
+        }
+    }
+
+    /// Only a top-level mark counts (as for OpenTofu's for_each check).
+    pub fn is_sensitive(&self) -> bool {
+        matches!(self, Value::Sensitive(_))
+    }
+
+    /// The value without a top-level sensitive mark.
+    pub fn unmarked(&self) -> &Value {
+        match self {
+            Value::Sensitive(v) => v.unmarked(),
+            v => v,
+        }
+    }
+
+    pub fn mark_sensitive(self) -> Value {
+        match self {
+            Value::Sensitive(_) => self,
+            v => Value::Sensitive(Arc::new(v)),
+        }
+    }
+
+    /// Removes every mark, at any depth; returns whether there was one.
+    pub fn unmark_deep(&self) -> (Value, bool) {
+        match self {
+            Value::Sensitive(v) => (v.unmark_deep().0, true),
+            Value::List(e, items) | Value::Set(e, items) => {
+                if !items.iter().any(Value::has_marks) {
+                    return (self.clone(), false);
+                }
+                let items: Vec<Value> = items.iter().map(|v| v.unmark_deep().0).collect();
+                let v = if matches!(self, Value::Set(..)) {
+                    Value::set(e.clone(), items)
+                } else {
+                    Value::list(e.clone(), items)
+                };
+                (v, true)
+            }
+            Value::Tuple(items) => {
+                if !items.iter().any(Value::has_marks) {
+                    return (self.clone(), false);
+                }
+                (Value::tuple(items.iter().map(|v| v.unmark_deep().0).collect()), true)
+            }
+            Value::Map(e, attrs) => {
+                if !attrs.values().any(Value::has_marks) {
+                    return (self.clone(), false);
+                }
+                (Value::map(e.clone(), attrs.iter().map(|(k, v)| (k.clone(), v.unmark_deep().0)).collect()), true)
+            }
+            Value::Object(attrs) => {
+                if !attrs.values().any(Value::has_marks) {
+                    return (self.clone(), false);
+                }
+                (Value::object(attrs.iter().map(|(k, v)| (k.clone(), v.unmark_deep().0)).collect()), true)
+            }
+            _ => (self.clone(), false),
+        }
+    }
+
+    pub fn has_marks(&self) -> bool {
+        match self {
+            Value::Sensitive(_) => true,
+            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => items.iter().any(Value::has_marks),
+            Value::Map(_, attrs) | Value::Object(attrs) => attrs.values().any(Value::has_marks),
+            _ => false,
+        }
+    }
+
+    /// The first unknown found anywhere in the value (depth first), for "why is this not wholly known".
+    pub fn first_unknown(&self) -> Option<&Arc<UnknownReason>> {
+        match self {
+            Value::Unknown(r) => Some(r),
+            Value::Sensitive(v) => v.first_unknown(),
+            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
+                items.iter().find_map(Value::first_unknown)
+            }
+            Value::Map(_, attrs) | Value::Object(attrs) => attrs.values().find_map(Value::first_unknown),
+            _ => None,
+        }
+    }
+
+    pub fn is_wholly_known(&self) -> bool {
+        self.first_unknown().is_none()
+    }
+
+    /// Applies `f` to every unknown reason inside the value (used to add a hop when a value leaves a local).
+    pub fn map_unknowns(&self, f: &dyn Fn(&UnknownReason) -> Arc<UnknownReason>) -> Value {
+        if self.is_wholly_known() {
+            return self.clone();
+        }
+        match self {
+            Value::Unknown(r) => Value::Unknown(f(r)),
+            Value::Sensitive(v) => Value::Sensitive(Arc::new(v.map_unknowns(f))),
+            Value::List(e, items) => Value::list(e.clone(), items.iter().map(|v| v.map_unknowns(f)).collect()),
+            Value::Set(e, items) => Value::Set(e.clone(), Arc::new(items.iter().map(|v| v.map_unknowns(f)).collect())),
+            Value::Tuple(items) => Value::tuple(items.iter().map(|v| v.map_unknowns(f)).collect()),
+            Value::Map(e, a) => Value::map(e.clone(), a.iter().map(|(k, v)| (k.clone(), v.map_unknowns(f))).collect()),
+            Value::Object(a) => Value::object(a.iter().map(|(k, v)| (k.clone(), v.map_unknowns(f))).collect()),
+            v => v.clone(),
+        }
+    }
+
+    /// cty's `RawEquals` on unmarked values: same type and same content (numbers numerically).
+    pub fn raw_equals(&self, other: &Value) -> bool {
+        match (self.unmarked(), other.unmarked()) {
+            (Value::Null(a), Value::Null(b)) => a == b || *a == Type::Dynamic || *b == Type::Dynamic,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => a == b,
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::List(ea, a), Value::List(eb, b)) | (Value::Set(ea, a), Value::Set(eb, b)) => {
+                (ea == eb || a.is_empty() && b.is_empty()) && seq_eq(a, b)
+            }
+            (Value::Tuple(a), Value::Tuple(b)) => seq_eq(a, b),
+            (Value::Map(ea, a), Value::Map(eb, b)) => (ea == eb || a.is_empty() && b.is_empty()) && attrs_eq(a, b),
+            (Value::Object(a), Value::Object(b)) => attrs_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// The elements of a list, set or tuple.
+    pub fn as_seq(&self) -> Option<&[Value]> {
+        match self.unmarked() {
+            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The entries of a map or object.
+    pub fn as_attrs(&self) -> Option<&Attrs> {
+        match self.unmarked() {
+            Value::Map(_, a) | Value::Object(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self.unmarked() {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_number(&self) -> Option<&Number> {
+        match self.unmarked() {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.unmarked() {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// Number of elements of a collection or structure (1 for anything else), used by size budgets.
+    pub fn len(&self) -> usize {
+        match self.unmarked() {
+            Value::List(_, i) | Value::Set(_, i) | Value::Tuple(i) => i.len(),
+            Value::Map(_, a) | Value::Object(a) => a.len(),
+            _ => 1,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// cty's short kind name for messages: `string`, `tuple`, `object`, `list of string`.
+    pub fn friendly_type(&self) -> String {
+        self.type_of().friendly_name()
+    }
+}
+
+fn seq_eq(a: &[Value], b: &[Value]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.raw_equals(y))
+}
+
+fn attrs_eq(a: &Attrs, b: &Attrs) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && va.raw_equals(vb))
+}
+
+/// cty's set element order: known before unknown, non-null before null, strings bytewise, numbers numerically,
+/// `false` before `true`; other types by their rendered form (cty orders those by hash: a deliberate difference).
+pub fn set_order(a: &Value, b: &Value) -> Ordering {
+    let (a, b) = (a.unmarked(), b.unmarked());
+    match (a, b) {
+        (Value::Unknown(_), Value::Unknown(_)) => Ordering::Equal,
+        (Value::Unknown(_), _) => Ordering::Greater,
+        (_, Value::Unknown(_)) => Ordering::Less,
+        (Value::Null(_), Value::Null(_)) => Ordering::Equal,
+        (Value::Null(_), _) => Ordering::Greater,
+        (_, Value::Null(_)) => Ordering::Less,
+        (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Value::Number(x), Value::Number(y)) => x.cmp_num(y),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        _ => super::render::compact(a).cmp(&super::render::compact(b)),
+    }
+}
+
+/// Structural equality for tests and memo checks: same marks, same unknown reasons, otherwise [`Value::raw_equals`].
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Sensitive(a), Value::Sensitive(b)) => a == b,
+            (Value::Sensitive(_), _) | (_, Value::Sensitive(_)) => false,
+            (Value::Unknown(a), Value::Unknown(b)) => a == b,
+            (Value::Null(a), Value::Null(b)) => a == b,
+            _ => self.type_of() == other.type_of() && self.raw_equals(other),
+        }
+    }
+}
