@@ -50,7 +50,7 @@ pub(crate) fn parse(src: &str, base: usize, kind: FileKind) -> Parse {
         Ok(result) => result.value,
         Err(err) => {
             let range = err.range();
-            // Never an empty range: point at least at one character (or at the end of an empty text).
+            // Point at least at one character, unless that is a line break or the end of the text.
             let end = if range.end > range.start { range.end } else { next_char_end(src, range.start) };
             reader.error(range.start..end, format!("invalid JSON: {}", err.kind()));
             return Parse { body: Body::default(), errors: reader.errors };
@@ -78,7 +78,7 @@ pub(crate) fn parse(src: &str, base: usize, kind: FileKind) -> Parse {
 
 fn next_char_end(src: &str, at: usize) -> usize {
     let at = at.min(src.len());
-    src.get(at..).and_then(|rest| rest.chars().next()).map_or(at, |c| at + c.len_utf8())
+    at + crate::token_len(src, at)
 }
 
 struct Reader<'a> {

@@ -28,7 +28,8 @@ pub struct Parse {
 /// A syntax error with a precise range in the original text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxError {
-    /// The offending token: at least one character (empty only at the end of an empty text), never a whole block.
+    /// The offending token: one character, or an empty range at a line end or the end of the text (an error range
+    /// never spans lines), never a whole block.
     pub range: TextRange,
     /// Lower-case, in our words, possibly followed by the parser's expectation (`expected `]``).
     pub message: String,
@@ -81,7 +82,7 @@ fn syntax_error(src: &str, base: usize, err: &hcl_edit::parser::Error) -> Syntax
     while !src.is_char_boundary(at) {
         at -= 1;
     }
-    let len = src[at..].chars().next().map_or(0, char::len_utf8);
+    let len = token_len(src, at);
     let start = TextSize::try_from(base + at).unwrap_or(TextSize::from(u32::MAX));
     let range = TextRange::at(start, TextSize::try_from(len).unwrap_or_default());
     let message = match (err.message(), src[at..].chars().next()) {
@@ -96,4 +97,13 @@ fn syntax_error(src: &str, base: usize, err: &hcl_edit::parser::Error) -> Syntax
         (message, _) => format!("syntax error: {message}"),
     };
     SyntaxError { range, message }
+}
+
+/// The length of the character at `at`, the range an error there covers. A line break or the end of the text gives
+/// an empty range instead, so that an error range never spans two lines.
+pub(crate) fn token_len(src: &str, at: usize) -> usize {
+    match src.get(at..).and_then(|rest| rest.chars().next()) {
+        Some('\n' | '\r') | None => 0,
+        Some(c) => c.len_utf8(),
+    }
 }

@@ -57,6 +57,7 @@ struct Recovery<'a> {
 impl Recovery<'_> {
     fn body(&mut self, range: std::ops::Range<usize>, level: usize) -> Body {
         let mut structures: Vec<Structure> = Vec::new();
+        let errors_before = self.errors.len();
         for item in split_items(self.src, range, MAX_NESTING) {
             if let Some(at) = item.too_deep {
                 self.error_at(at, "nested too deeply: more than 256 levels of brackets".to_owned());
@@ -72,7 +73,11 @@ impl Recovery<'_> {
                 }
             }
         }
-        self.report_redefined(&structures);
+        // After another error in this body, a repeated name is more likely a symptom (a lost `{` that merged a
+        // nested block's attributes into this body) than a second mistake.
+        if self.errors.len() == errors_before {
+            self.report_redefined(&structures);
+        }
         Body { structures }
     }
 
@@ -173,7 +178,7 @@ impl Recovery<'_> {
 
     /// Reports an error on the character at `at` in `src`.
     fn error_at(&mut self, at: usize, message: String) {
-        let len = self.src[at..].chars().next().map_or(0, char::len_utf8);
+        let len = crate::token_len(self.src, at);
         let range = TextRange::at(self.offset(at), TextSize::try_from(len).unwrap_or_default());
         self.errors.push(SyntaxError { range, message });
     }
