@@ -50,8 +50,10 @@ pub(crate) fn parse(src: &str, base: usize, kind: FileKind) -> Parse {
         Ok(result) => result.value,
         Err(err) => {
             let range = err.range();
-            // Point at least at one character, unless that is a line break or the end of the text.
-            let end = if range.end > range.start { range.end } else { next_char_end(src, range.start) };
+            // Point at least at one character, unless that is a line break or the end of the text. A range over
+            // several lines ("unterminated object") shrinks to its first character, the opening bracket.
+            let multi_line = src.get(range.start..range.end).is_none_or(|t| t.contains('\n'));
+            let end = if range.end > range.start && !multi_line { range.end } else { next_char_end(src, range.start) };
             reader.error(range.start..end, format!("invalid JSON: {}", err.kind()));
             return Parse { body: Body::default(), errors: reader.errors };
         }
@@ -66,8 +68,7 @@ pub(crate) fn parse(src: &str, base: usize, kind: FileKind) -> Parse {
             }
         }
         Some(other) => {
-            let r = other.range();
-            reader.error(r.start..r.end, "the root of a JSON configuration file must be an object".to_owned());
+            reader.error(token_range(&other), "the root of a JSON configuration file must be an object".to_owned());
             Body::default()
         }
         // An empty (or whitespace-only) file holds nothing.
@@ -156,9 +157,8 @@ impl Reader<'_> {
                 out.push(Structure::Block(Block { ident: ident.clone(), labels, body, range, body_range }));
             }
             other => {
-                let r = other.range();
                 let what = if labels_left > 0 { "an object of labels" } else { "an object (the block body)" };
-                self.error(r.start..r.end, format!("expected {what} for a `{}` block", ident.name));
+                self.error(token_range(&other), format!("expected {what} for a `{}` block", ident.name));
             }
         }
     }
@@ -272,6 +272,16 @@ impl Reader<'_> {
         }
         self.errors.push(error);
         Expr::new(ExprKind::Invalid, range)
+    }
+}
+
+/// The range an error about `value` covers: a scalar's token, or just the opening bracket of an array (which may
+/// span many lines).
+fn token_range(value: &j::Value) -> std::ops::Range<usize> {
+    let r = value.range();
+    match value {
+        j::Value::Array(_) | j::Value::Object(_) => r.start..r.start + 1,
+        _ => r.start..r.end,
     }
 }
 

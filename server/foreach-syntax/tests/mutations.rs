@@ -65,3 +65,31 @@ fn insertions() {
         }
     }
 }
+
+const JSON_SAMPLE: &str = r#"{
+  "//": "generated",
+  "provider": {"aws": [{"alias": "by_region", "for_each": "${toset(var.regions)}", "region": "${each.value}"}]},
+  "resource": {"aws_s3_bucket": {"b": {"provider": "aws.by_region[each.key]", "bucket": "logs-\u00e9-${each.key}",
+    "depends_on": ["aws_s3_bucket.a"], "lifecycle": {"ignore_changes": ["tags"]}}}},
+  "variable": {"regions": {"type": "set(string)", "default": ["us-east-1", 2, true, null, {"k": -1.5e3}]}}
+}"#;
+
+fn check_json(text: &str) {
+    let p = parse(text, FileKind::TfJson);
+    for e in &p.errors {
+        let (start, end) = (usize::from(e.range.start()), usize::from(e.range.end()));
+        assert!(end <= text.len() && text.is_char_boundary(start) && text.is_char_boundary(end), "{e:?}");
+        assert!(!text[start..end].contains('\n'), "multi-line error range {e:?} in {text:?}");
+    }
+}
+
+#[test]
+fn json_deletions_and_insertions() {
+    assert!(parse(JSON_SAMPLE, FileKind::TfJson).errors.is_empty());
+    for (i, c) in JSON_SAMPLE.char_indices() {
+        check_json(&format!("{}{}", &JSON_SAMPLE[..i], &JSON_SAMPLE[i + c.len_utf8()..]));
+        for insert in ["{", "]", "\"", "\\", ",", "${", "é"] {
+            check_json(&format!("{}{insert}{}", &JSON_SAMPLE[..i], &JSON_SAMPLE[i..]));
+        }
+    }
+}
