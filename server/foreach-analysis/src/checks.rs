@@ -10,6 +10,8 @@ use foreach_syntax::TextRange;
 use crate::base::FileRange;
 use crate::db::{Db, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::module_eval::tree_values;
+use crate::refcheck::undefined_references;
 use crate::tree::module_tree;
 use crate::vars::root_assignments;
 
@@ -35,6 +37,7 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
         if dir.files(db).iter().any(|f| f.kind(db).is_config()) {
             let m = module(db, *dir);
             out.extend(m.diagnostics.iter().cloned());
+            out.extend(undefined_references(&m));
             for (shadowed, winner) in &m.shadowed {
                 let winner_name = dir
                     .files(db)
@@ -55,6 +58,7 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     for root in &tree.roots {
         out.extend(root_assignments(db, ws, tree.node(*root).dir).diagnostics.iter().cloned());
     }
+    out.extend(tree_values(db, ws).diagnostics.iter().cloned());
     sort_and_dedup(&mut out);
     Arc::new(out)
 }

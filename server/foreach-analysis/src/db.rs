@@ -11,24 +11,40 @@ use std::sync::Arc;
 use foreach_syntax::{FileKind, Parse};
 
 use crate::base::FileId;
+use crate::eval::scope::FileReader;
 use crate::model::lower::{FileSummary, lower_file};
 use crate::model::module::{Module, ModuleFile, build_module};
 use crate::settings::Settings;
 
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// How file functions (`file`, `templatefile`, …) read files; `None` when the host allows no reads. Reads
+    /// through it are not tracked by salsa: a changed template file is seen on the next change to the workspace.
+    fn file_reader(&self) -> Option<Arc<dyn FileReader>>;
+}
 
 #[salsa::db]
 #[derive(Clone, Default)]
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
+    file_reader: Option<Arc<dyn FileReader>>,
+}
+
+impl RootDatabase {
+    pub fn set_file_reader(&mut self, reader: Option<Arc<dyn FileReader>>) {
+        self.file_reader = reader;
+    }
 }
 
 #[salsa::db]
 impl salsa::Database for RootDatabase {}
 
 #[salsa::db]
-impl Db for RootDatabase {}
+impl Db for RootDatabase {
+    fn file_reader(&self) -> Option<Arc<dyn FileReader>> {
+        self.file_reader.clone()
+    }
+}
 
 /// One file the host has loaded (or tried to).
 #[salsa::input(debug)]

@@ -41,6 +41,24 @@ pub struct Related {
     pub message: String,
 }
 
+/// Replace `range` in `file` with `new_text`. Edits are computed on the original text, never by re-printing a
+/// tree (hcl-edit's printer is not byte-lossless).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEdit {
+    pub location: FileRange,
+    pub new_text: String,
+}
+
+/// A quick fix: a titled set of non-overlapping edits that the CLI (`check --fix`) and the language server (code
+/// actions) apply the same way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+    /// Safe to apply without review (`check --fix` applies only these); others are offered in the editor only.
+    pub automatic: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub code: Code,
@@ -48,16 +66,29 @@ pub struct Diagnostic {
     pub message: String,
     pub location: FileRange,
     pub related: Vec<Related>,
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
     /// A diagnostic with the code's default severity.
     pub fn new(code: Code, location: FileRange, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { code, severity: code.default_severity(), message: message.into(), location, related: Vec::new() }
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            location,
+            related: Vec::new(),
+            fixes: Vec::new(),
+        }
     }
 
     pub fn with_related(mut self, location: FileRange, message: impl Into<String>) -> Diagnostic {
         self.related.push(Related { location, message: message.into() });
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fixes.push(fix);
         self
     }
 }

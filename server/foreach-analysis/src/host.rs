@@ -15,9 +15,22 @@ use crate::base::FileId;
 use crate::checks::workspace_diagnostics;
 use crate::db::{ModuleDir, RootDatabase, SourceFile, Workspace, file_summary};
 use crate::diagnostics::Diagnostic;
+use crate::eval::scope::FileReader;
+use crate::eval::{EvalContext, Value};
+use crate::module_eval::scope_for_node;
 use crate::paths::parent;
 use crate::settings::Settings;
 use crate::tree::module_tree;
+
+/// The file id of an expression given to [`AnalysisHost::evaluate_in`] (it is in no file).
+pub const EXPRESSION_FILE: FileId = FileId(u32::MAX - 1);
+
+/// The result of evaluating one expression: its value, and the diagnostics evaluating it raised.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    pub value: Value,
+    pub diagnostics: Vec<Diagnostic>,
+}
 
 /// A batch of updates, applied at once so that salsa inputs change once per batch.
 #[derive(Debug, Default)]
@@ -196,6 +209,38 @@ impl AnalysisHost {
 
     pub fn file_count(&self) -> usize {
         self.files.len()
+    }
+
+    /// Lets file functions read files through `reader` (the host decides what may be read).
+    pub fn set_file_reader(&mut self, reader: Option<Arc<dyn FileReader>>) {
+        self.db.set_file_reader(reader);
+    }
+
+    /// Evaluates `expr` in the static scope of the root module in directory `dir` (the `eval` command). `None`
+    /// when `dir` holds no root module.
+    pub fn evaluate_in(&self, dir: &str, expr: &str) -> Option<Evaluation> {
+        let tree = module_tree(&self.db, self.ws);
+        let node = tree.roots.iter().copied().find(|r| tree.node(*r).dir.path(&self.db) == dir)?;
+        let (scope, mut diagnostics) = scope_for_node(&self.db, self.ws, node);
+        let value = match foreach_syntax::parse_expr(expr) {
+            Ok(parsed) => {
+                let ctx = EvalContext { origin: "the expression".to_string(), ..EvalContext::default() };
+                let v = scope.eval(EXPRESSION_FILE, &parsed, &ctx);
+                diagnostics.extend(scope.take_diagnostics());
+                v
+            }
+            Err(e) => {
+                diagnostics.push(Diagnostic::new(
+                    crate::Code::SyntaxError,
+                    crate::FileRange::new(EXPRESSION_FILE, e.range),
+                    e.message,
+                ));
+                Value::unknown(crate::eval::UnknownCause::Invalid {
+                    location: crate::FileRange::new(EXPRESSION_FILE, e.range),
+                })
+            }
+        };
+        Some(Evaluation { value, diagnostics })
     }
 
     pub fn db(&self) -> &RootDatabase {

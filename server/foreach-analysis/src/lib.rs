@@ -10,12 +10,15 @@ pub mod diagnostics;
 pub mod eval;
 pub mod host;
 pub mod model;
+pub mod module_eval;
 pub mod paths;
+pub mod refcheck;
 pub mod settings;
+pub mod suggest;
 pub mod tree;
 pub mod vars;
 
 pub use base::{FileId, FileRange};
-pub use diagnostics::{Code, Diagnostic, Related, Severity};
-pub use host::{AnalysisHost, Change};
+pub use diagnostics::{Code, Diagnostic, Fix, Related, Severity, TextEdit};
+pub use host::{AnalysisHost, Change, EXPRESSION_FILE, Evaluation};
 pub use settings::{CliVariable, Settings};

@@ -39,6 +39,16 @@ pub fn parent(path: &str) -> &str {
     }
 }
 
+/// `path` relative to the directory `base` (`.` when equal, `../x` when outside), as OpenTofu shows `path.module`.
+pub fn relative_path(path: &str, base: &str) -> String {
+    let p: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let b: Vec<&str> = base.split('/').filter(|s| !s.is_empty()).collect();
+    let common = p.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<&str> = std::iter::repeat_n("..", b.len() - common).collect();
+    parts.extend(&p[common..]);
+    if parts.is_empty() { ".".to_string() } else { parts.join("/") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,6 +61,9 @@ mod tests {
         assert_eq!(normalize("/a/b/../../.."), "/");
         assert_eq!(parent("/ws/root/main.tf"), "/ws/root");
         assert_eq!(parent("/main.tf"), "/");
+        assert_eq!(relative_path("/ws/root/modules/a", "/ws/root"), "modules/a");
+        assert_eq!(relative_path("/ws/shared", "/ws/root"), "../shared");
+        assert_eq!(relative_path("/ws/root", "/ws/root"), ".");
     }
 
     #[test]

@@ -21,8 +21,31 @@ pub struct Cli {
 pub enum Command {
     /// Check root modules and everything they call; print diagnostics.
     Check(CheckArgs),
+    /// Evaluate an expression in the static scope of a root module, as OpenTofu's early evaluation would.
+    Eval(EvalArgs),
     /// Start the language server on stdin/stdout.
     Serve,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EvalFormat {
+    /// The value in `tofu console` syntax.
+    Human,
+    /// `{"value": <json>, "type": "<type>"}`.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalArgs {
+    /// The expression, e.g. `local.regions` or `keys(var.accounts)`.
+    pub expression: String,
+    /// The root module directory (default: the current directory).
+    #[arg(long, value_name = "PATH", default_value = ".")]
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub vars: VarArgs,
+    #[arg(long, value_enum, default_value_t = EvalFormat::Human)]
+    pub format: EvalFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -68,12 +91,7 @@ pub struct CheckArgs {
     pub no_color: bool,
 }
 
-/// One `--var` or `--var-file` in command-line order.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OrderedVar {
-    Var(String),
-    File(PathBuf),
-}
+pub use foreach_load::OrderedVar;
 
 pub struct Parsed {
     pub cli: Cli,

@@ -2,10 +2,16 @@
 
 use std::io::{IsTerminal, Write};
 
-use crate::args::{CheckArgs, Format, OrderedVar};
+use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
-use crate::load::{LoadOptions, load};
 use crate::{render, report};
+use foreach_load::OrderedVar;
+use foreach_load::{LoadOptions, load};
+
+/// `TF_VAR_name` values from the environment.
+pub fn env_variables() -> Vec<(String, String)> {
+    std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v))).collect()
+}
 
 pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let env_vars: Vec<(String, String)> =

@@ -1,11 +1,11 @@
-//! The `foreach-ls` binary's library half: command-line parsing ([`args`]), loading a workspace from disk
-//! ([`load`]), running commands ([`check`]) and rendering their reports ([`report`], [`render`]).
+//! The `foreach-ls` binary's library half: command-line parsing ([`args`]), running commands ([`check`],
+//! [`eval`]) and rendering their reports ([`report`], [`render`]). Loading from disk is `foreach-load`.
 //! It holds no OpenTofu semantics: those are all in `foreach-analysis`.
 
 pub mod args;
 pub mod check;
+pub mod eval;
 pub mod exit;
-pub mod load;
 pub mod render;
 pub mod report;
 
@@ -33,6 +33,7 @@ where
     };
     match parsed.cli.command {
         args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
+        args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
         args::Command::Serve => {
             let _ = writeln!(
                 std::io::stderr(),

@@ -226,3 +226,66 @@ fn ten_megabyte_file_and_deep_nesting_end_in_diagnostics() {
     assert_eq!(codes(&v), ["syntax-error"], "only the too-deep expression is reported");
     assert_eq!(v["diagnostics"][0]["file"], "deep.tf");
 }
+
+fn eval(args: &[&str]) -> (i32, String) {
+    let mut all = vec!["eval"];
+    all.extend(args);
+    all.extend(["--dir", "testdata/cli/eval"]);
+    let o = run(&all);
+    (o.status.code().unwrap(), stdout(&o))
+}
+
+#[test]
+fn eval_prints_values_in_console_syntax() {
+    let (code, out) = eval(&["keys(local.enabled_regions)"]);
+    assert_eq!((code, out.as_str()), (0, "[\n  \"us\",\n]\n"));
+    let (code, out) = eval(&["var.regions.us", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], serde_json::json!({"cidr": "10.0.0.0/16", "enabled": true}));
+    assert_eq!(v["type"], "object({cidr: string, enabled: bool})");
+}
+
+#[test]
+fn eval_follows_variable_precedence() {
+    assert_eq!(eval(&["var.env"]).1, "\"from-auto\"\n", "auto.tfvars beats terraform.tfvars");
+    assert_eq!(eval(&["var.env", "--var-file", "testdata/cli/eval/prod.tfvars"]).1, "\"from-var-file\"\n");
+    assert_eq!(
+        eval(&["var.env", "--var-file", "testdata/cli/eval/prod.tfvars", "--var", "env=cli"]).1,
+        "\"cli\"\n",
+        "later command-line options win"
+    );
+    assert_eq!(
+        eval(&["var.env", "--var", "env=cli", "--var-file", "testdata/cli/eval/prod.tfvars"]).1,
+        "\"from-var-file\"\n"
+    );
+    assert_eq!(eval(&["local.name"]).1, "\"from-auto-default\"\n");
+}
+
+#[test]
+fn eval_explains_why_a_value_is_not_static() {
+    let (code, out) = eval(&["local.accounts"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("data.terraform_remote_state.org"), "{out}");
+    assert!(
+        out.contains("the expression -> local.accounts -> local.account_ids -> data.terraform_remote_state.org"),
+        "{out}"
+    );
+    let (code, out) = eval(&["local.accounts", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["unknown"], true);
+    assert_eq!(v["chain"][0], "local.accounts");
+}
+
+#[test]
+fn eval_reports_errors_in_the_expression() {
+    let o = run(&["eval", "upper(1, 2)", "--dir", "testdata/cli/eval"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("error[evaluation-error]"), "{}", stderr(&o));
+    let o = run(&["eval", "var.", "--dir", "testdata/cli/eval"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("error[syntax-error]"), "{}", stderr(&o));
+    let o = run(&["eval", "1", "--dir", "testdata/cli/nope"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -6,9 +6,13 @@
 use std::path::{Path, PathBuf};
 
 use foreach_analysis::Diagnostic;
-use foreach_fixture::{ActualDiagnostic, Fixture, Position, check_fixture, discover_fixtures, markdown_hcl_blocks};
-use foreach_ls::args::OrderedVar;
-use foreach_ls::load::{LoadOptions, load};
+use foreach_analysis::eval::render::compact;
+use foreach_fixture::{
+    ActualDiagnostic, Expectation, Fixture, Position, check_fixture, discover_fixtures, markdown_hcl_blocks,
+};
+use foreach_load as load;
+use foreach_load::OrderedVar;
+use foreach_load::{LoadOptions, load};
 use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -66,7 +70,51 @@ fn actual(
 
 fn run_dir(dir: &Path) -> Result<(), Failed> {
     let actual = analyse(dir)?;
-    check_fixture(dir, &actual).map_err(|f| Failed::from(f.to_string()))
+    check_fixture(dir, &actual).map_err(|f| Failed::from(f.to_string()))?;
+    check_values(dir)
+}
+
+/// `# ^^^ value: RENDERED` annotations: the underlined expression, evaluated in the static scope of the fixture's
+/// root module, renders (compactly) as RENDERED; `unknown` matches any value that is not statically known.
+fn check_values(dir: &Path) -> Result<(), Failed> {
+    let fixture = Fixture::load(dir).map_err(|e| e.to_string())?;
+    let expectations = fixture.expectations().map_err(|e| e.to_string())?;
+    let values: Vec<_> = expectations
+        .iter()
+        .filter_map(|e| match e {
+            Expectation::Value { file, range, rendered, .. } => Some((file, range, rendered)),
+            _ => None,
+        })
+        .collect();
+    if values.is_empty() {
+        return Ok(());
+    }
+    let paths = [dir.to_path_buf()];
+    let opts = LoadOptions {
+        paths: &paths,
+        excludes: &[],
+        ordered_vars: &[],
+        env_vars: Vec::new(),
+        workspace_name: "default".into(),
+    };
+    let host = load(&opts).map_err(|e| e.0)?.host;
+    let root = load::path_string(&dir.canonicalize().map_err(|e| e.to_string())?);
+    let mut failures = Vec::new();
+    for (file, range, want) in values {
+        let text = fixture.file(file).map(|f| f.text().into_owned()).unwrap_or_default();
+        let Some(bytes) = range.to_byte_range(&text) else { continue };
+        let expr = &text[bytes];
+        let Some(evaluation) = host.evaluate_in(&root, expr) else {
+            failures.push(format!("{}: no root module to evaluate `{expr}` in", file.display()));
+            continue;
+        };
+        let got =
+            if evaluation.value.first_unknown().is_some() { "unknown".to_string() } else { compact(&evaluation.value) };
+        if got != *want {
+            failures.push(format!("{}:{}: `{expr}` is {got}, expected {want}", file.display(), range.start.line + 1));
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
 }
 
 /// A docs example: its files written to a fresh directory and checked like a fixture.

@@ -1,4 +1,5 @@
-//! Loads a workspace from disk into the analysis: the only code of `check` that reads files.
+//! Loads a workspace from disk into the analysis: the only code that reads configuration files, shared by
+//! `foreach-ls check` and the language server.
 //!
 //! It walks the given roots (honouring `.gitignore`, skipping `.terraform/`, `.terragrunt-cache/` and `.git/`, and
 //! the user's `--exclude` globs), reads every OpenTofu file once and in parallel, then keeps loading the
@@ -14,14 +15,20 @@ use foreach_syntax::FileKind;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use rayon::prelude::*;
 
-use crate::args::OrderedVar;
-
 /// Files larger than this are reported as unreadable instead of being parsed (no real configuration is this big,
 /// and it bounds memory on hostile input).
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Directories never walked: tool caches and VCS metadata.
 const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
+
+/// One `--var` or `--var-file`, in the order given (OpenTofu applies them in order; later wins).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OrderedVar {
+    /// `NAME=VALUE`.
+    Var(String),
+    File(PathBuf),
+}
 
 /// A problem that stops the command before analysis (exit status 2).
 #[derive(Debug)]
@@ -92,6 +99,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     files.extend(var_files);
 
     let mut host = AnalysisHost::new();
+    host.set_file_reader(Some(std::sync::Arc::new(DiskReader)));
     let mut change = read_files(&files);
     change.roots = Some(roots.iter().map(|r| path_string(r)).collect());
     change.settings = Some(Settings {
@@ -234,4 +242,37 @@ fn manifests(files: &[PathBuf]) -> Vec<(String, Arc<str>)> {
 /// The `/`-separated form the analysis uses for paths.
 pub fn path_string(p: &Path) -> String {
     p.to_string_lossy().replace('\\', "/")
+}
+
+/// File functions' access to the disk. The evaluator has already checked that each path stays inside the
+/// workspace root; this only reads (never writes), and refuses oversized files like the loader does.
+pub struct DiskReader;
+
+impl foreach_analysis::eval::scope::FileReader for DiskReader {
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(format!("the file is larger than {} MB", MAX_FILE_BYTES / (1024 * 1024)));
+        }
+        std::fs::read(path).map_err(|e| e.to_string())
+    }
+
+    fn is_file(&self, path: &str) -> bool {
+        Path::new(path).is_file()
+    }
+
+    fn walk(&self, dir: &str) -> Result<Vec<String>, String> {
+        let mut out = Vec::new();
+        // No symlink following: `fileset` must not escape the root through a link, nor loop.
+        for entry in ignore::WalkBuilder::new(dir).standard_filters(false).follow_links(false).build() {
+            let entry = entry.map_err(|e| e.to_string())?;
+            if entry.file_type().is_some_and(|t| t.is_file())
+                && let Ok(rel) = entry.path().strip_prefix(dir)
+            {
+                out.push(path_string(rel));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
 }
