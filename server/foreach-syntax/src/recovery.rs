@@ -8,7 +8,8 @@
 //!   attribute inside a `resource` block loses only that attribute. A block whose `{` is never closed is kept
 //!   with what its body holds, and the error points at the `{`.
 //! - An attribute item that fails is dropped (its value cannot be trusted) and its error is reported.
-//! - Every error covers the offending token (at least one character, never a whole block).
+//! - Every error covers the offending token (one character, or an empty range at a line end), never a whole
+//!   block.
 //!
 //! It also enforces the nesting limit before hcl-edit recurses (see [`MAX_NESTING`]).
 
