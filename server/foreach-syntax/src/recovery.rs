@@ -11,15 +11,16 @@
 //! - Every error covers the offending token (one character, or an empty range at a line end), never a whole
 //!   block.
 //!
-//! It also enforces the nesting limit before hcl-edit recurses (see [`MAX_NESTING`]).
+//! Items nested more than [`MAX_NESTING`] deep are reported as such and skipped.
 
 use crate::ast::{Block, Body, Structure};
 use crate::convert::Converter;
 use crate::scan::{Item, Problem, split_items};
 use crate::{Parse, SyntaxError, TextRange, TextSize};
 
-/// The deepest bracket nesting we hand to hcl-edit (which itself rejects more than 64 nested levels, so this
-/// mostly bounds our scanner's and our recovery's work and gives a clear message for absurd input).
+/// The bracket nesting beyond which an item is reported as "nested too deeply" and skipped. hcl-edit itself
+/// rejects more than 64 nested levels (with a less telling message); JSON, whose reader has no bound of its own,
+/// is checked against this before parsing.
 pub(crate) const MAX_NESTING: usize = 256;
 
 /// How many levels of failing blocks we recover inside; deeper failures are reported without recovery.
@@ -27,15 +28,12 @@ const MAX_RECOVERY_DEPTH: usize = 32;
 
 /// Parses `src`, whose first byte is at `base` in the original text.
 pub(crate) fn parse_body(src: &str, base: usize) -> Parse {
-    // Absurdly nested input never reaches the recursive parser whole: the item-by-item path skips the
-    // over-nested items and keeps the rest.
-    let mut whole_error = None;
-    if crate::nesting::too_deep(src, MAX_NESTING).is_none() {
-        match hcl_edit::parser::parse_body(src) {
-            Ok(body) => return Parse { body: Converter::new(src, base).body(body), errors: Vec::new() },
-            Err(err) => whole_error = Some(err),
-        }
-    }
+    // No nesting pre-scan here: hcl-edit bounds its own recursion (it rejects more than 64 nested levels), so
+    // absurd nesting fails fast and the item-by-item path below reports it and keeps the rest.
+    let whole_error = match hcl_edit::parser::parse_body(src) {
+        Ok(body) => return Parse { body: Converter::new(src, base).body(body), errors: Vec::new() },
+        Err(err) => Some(err),
+    };
     let mut recovery = Recovery { src, base, errors: Vec::new() };
     let body = recovery.body(0..src.len(), 0);
     let mut errors = recovery.errors;
