@@ -33,12 +33,14 @@ impl Exceeded {
     pub fn message(&self, budget: &Budget) -> String {
         match self {
             Exceeded::Depth => format!("expression nesting exceeds the evaluation limit of {}", budget.max_depth),
-            Exceeded::Collection(n) => format!(
-                "result would have {n} elements, more than the evaluation limit of {}",
-                budget.max_collection
-            ),
+            Exceeded::Collection(n) => {
+                format!("result would have {n} elements, more than the evaluation limit of {}", budget.max_collection)
+            }
             Exceeded::String(n) => {
-                format!("result would be a string of {n} bytes, more than the evaluation limit of {}", budget.max_string)
+                format!(
+                    "result would be a string of {n} bytes, more than the evaluation limit of {}",
+                    budget.max_string
+                )
             }
             Exceeded::Steps => format!("evaluation takes more than {} steps", budget.max_steps),
         }

@@ -66,7 +66,9 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
             Value::String(s) => match &**s {
                 "true" | "1" => Ok(Value::Bool(true)),
                 "false" | "0" => Ok(Value::Bool(false)),
-                _ => Err(fail(format!("cannot convert {s:?} to bool; only the strings \"true\" or \"false\" are allowed"))),
+                _ => Err(fail(format!(
+                    "cannot convert {s:?} to bool; only the strings \"true\" or \"false\" are allowed"
+                ))),
             },
             _ => Err(fail("a bool is required")),
         },
@@ -143,7 +145,10 @@ fn convert_elements(items: &[Value], ec: &Constraint, whole: &Constraint) -> Res
     }
     if *ec == Constraint::Any || constraint_has_any(ec) {
         let t = unify(out.iter().map(Value::type_of)).ok_or_else(|| {
-            fail(format!("cannot convert tuple to {} of any single type", if matches!(whole, Constraint::Set(_)) { "set" } else { "list" }))
+            fail(format!(
+                "cannot convert tuple to {} of any single type",
+                if matches!(whole, Constraint::Set(_)) { "set" } else { "list" }
+            ))
         })?;
         let tc = Constraint::from_type(&t);
         for item in &mut out {

@@ -218,7 +218,8 @@ impl<'a> Evaluator<'a> {
                 }
             },
         };
-        let (chosen, diags, range) = if choice { (t.clone(), t_diags, then_expr.range) } else { (e.clone(), e_diags, else_expr.range) };
+        let (chosen, diags, range) =
+            if choice { (t.clone(), t_diags, then_expr.range) } else { (e.clone(), e_diags, else_expr.range) };
         let had_errors = !diags.is_empty();
         self.diagnostics.extend(diags);
         if had_errors {
@@ -228,7 +229,9 @@ impl<'a> Evaluator<'a> {
         let result = match unified {
             Some(ty) if ty != Type::Dynamic => match convert(&chosen, &Constraint::from_type(&ty)) {
                 Ok(v) => v,
-                Err(err) => self.error(Code::EvaluationError, range, format!("inconsistent conditional result types: {err}")),
+                Err(err) => {
+                    self.error(Code::EvaluationError, range, format!("inconsistent conditional result types: {err}"))
+                }
             },
             Some(_) => chosen,
             None => self.error(

@@ -1,8 +1,8 @@
 //! Printing values: exactly as `terraform console` prints them (the form fixtures and the differential test
 //! compare), and a compact one-line form for messages.
 
-use super::value::Value;
 use super::types::Type;
+use super::value::Value;
 use std::fmt::Write;
 
 /// `terraform console`'s rendering (Terraform's `repl.FormatValue`): multi-line, two-space indents, heredocs for

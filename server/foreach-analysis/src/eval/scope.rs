@@ -269,7 +269,10 @@ impl ModuleScope {
         // Only reachable if the dependency scan missed an edge and the local re-entered itself.
         v.unwrap_or_else(|| {
             let decl = &self.inputs.locals[idx];
-            Value::unknown(UnknownCause::Error { message: format!("`local.{}` refers to itself", decl.name), location: decl.range })
+            Value::unknown(UnknownCause::Error {
+                message: format!("`local.{}` refers to itself", decl.name),
+                location: decl.range,
+            })
         })
     }
 
@@ -294,14 +297,21 @@ impl ModuleScope {
                     Ok(c) => c,
                     Err(e) => {
                         let location = FileRange::new(*file, e.range);
-                        self.report(Diagnostic::new(Code::EvaluationError, location, format!("invalid type constraint: {}", e.message)));
+                        self.report(Diagnostic::new(
+                            Code::EvaluationError,
+                            location,
+                            format!("invalid type constraint: {}", e.message),
+                        ));
                         return Value::unknown(UnknownCause::Error { message: e.message, location });
                     }
                 }
             }
         };
         let fail = |location: FileRange, message: String| -> Value {
-            self.report(Diagnostic::new(Code::InvalidVariableValue, location, message.clone()).with_related(decl.decl, "variable declared here"));
+            self.report(
+                Diagnostic::new(Code::InvalidVariableValue, location, message.clone())
+                    .with_related(decl.decl, "variable declared here"),
+            );
             Value::unknown(UnknownCause::Error { message, location })
         };
         let from_default = || -> Option<Value> {
@@ -344,7 +354,10 @@ impl ModuleScope {
             }
             None => match from_default() {
                 Some(v) => v,
-                None => Value::unknown(UnknownCause::VariableWithoutValue { name: decl.name.clone(), declaration: decl.decl }),
+                None => Value::unknown(UnknownCause::VariableWithoutValue {
+                    name: decl.name.clone(),
+                    declaration: decl.decl,
+                }),
             },
         };
         if decl.sensitive { value.mark_sensitive() } else { value }
@@ -358,14 +371,22 @@ impl ModuleScope {
             let first = path[0];
             let text = format!("{} -> {}", names.join(" -> "), names[0]);
             let location = self.inputs.locals[first].range;
-            let mut d = Diagnostic::new(Code::ReferenceCycle, location, format!("local values refer to each other in a cycle: {text}"));
+            let mut d = Diagnostic::new(
+                Code::ReferenceCycle,
+                location,
+                format!("local values refer to each other in a cycle: {text}"),
+            );
             for &i in path.iter().skip(1) {
-                d = d.with_related(self.inputs.locals[i].range, format!("`local.{}` is part of the cycle", self.inputs.locals[i].name));
+                d = d.with_related(
+                    self.inputs.locals[i].range,
+                    format!("`local.{}` is part of the cycle", self.inputs.locals[i].name),
+                );
             }
             self.report(d);
             for &i in &scc {
                 let message = format!("`local.{}` is part of the reference cycle {text}", self.inputs.locals[i].name);
-                self.local_values.borrow_mut()[i] = Some(Value::unknown(UnknownCause::Error { message, location: self.inputs.locals[i].range }));
+                self.local_values.borrow_mut()[i] =
+                    Some(Value::unknown(UnknownCause::Error { message, location: self.inputs.locals[i].range }));
             }
         }
     }

@@ -48,13 +48,20 @@ impl Evaluator<'_> {
                     match v.unmarked() {
                         Value::Unknown(r) => return Piece::Unknown(r.clone()),
                         Value::Null(_) => {
-                            let v = self.error(Code::EvaluationError, e.range, "cannot include a null value in a string template");
+                            let v = self.error(
+                                Code::EvaluationError,
+                                e.range,
+                                "cannot include a null value in a string template",
+                            );
                             return unknown_of(v);
                         }
                         inner => match to_string(inner) {
                             Ok(s) => out.push_str(&s),
                             Err(_) => {
-                                let msg = format!("cannot include {} in a string template; only strings, numbers and bools can be", inner.friendly_type());
+                                let msg = format!(
+                                    "cannot include {} in a string template; only strings, numbers and bools can be",
+                                    inner.friendly_type()
+                                );
                                 let v = self.error(Code::EvaluationError, e.range, msg);
                                 return unknown_of(v);
                             }
@@ -69,7 +76,11 @@ impl Evaluator<'_> {
                         inner => match super::convert::convert(inner, &super::types::Constraint::Bool) {
                             Ok(Value::Bool(b)) if !inner.is_null() => b,
                             _ => {
-                                let v = self.error(Code::EvaluationError, cond.range, "the `%{if}` condition must be a bool");
+                                let v = self.error(
+                                    Code::EvaluationError,
+                                    cond.range,
+                                    "the `%{if}` condition must be a bool",
+                                );
                                 return unknown_of(v);
                             }
                         },

@@ -63,23 +63,37 @@ impl Evaluator<'_> {
                 }
             }
             "path" => match attr(0).map(|a| a.name.as_str()) {
-                Some(p @ ("module" | "root" | "cwd")) => {
-                    (Value::string(self.scope.path(p).unwrap_or_default()), 1)
-                }
-                _ => (self.error(Code::EvaluationError, upto(1), "`path` has only the attributes `module`, `root` and `cwd`"), steps.len()),
+                Some(p @ ("module" | "root" | "cwd")) => (Value::string(self.scope.path(p).unwrap_or_default()), 1),
+                _ => (
+                    self.error(
+                        Code::EvaluationError,
+                        upto(1),
+                        "`path` has only the attributes `module`, `root` and `cwd`",
+                    ),
+                    steps.len(),
+                ),
             },
             "terraform" | "tofu" => match attr(0).map(|a| a.name.as_str()) {
                 Some("workspace") => (Value::string(self.scope.workspace()), 1),
-                Some("applying") => (self.dynamic(format!("{name}.applying"), DynamicKind::Other, upto(1)), steps.len()),
+                Some("applying") => {
+                    (self.dynamic(format!("{name}.applying"), DynamicKind::Other, upto(1)), steps.len())
+                }
                 _ => (
-                    self.error(Code::EvaluationError, upto(1), format!("`{name}` has only the attribute `workspace` here")),
+                    self.error(
+                        Code::EvaluationError,
+                        upto(1),
+                        format!("`{name}` has only the attribute `workspace` here"),
+                    ),
                     steps.len(),
                 ),
             },
             "each" => match (&self.ctx.each, attr(0).map(|a| a.name.as_str())) {
                 (Some((k, _)), Some("key")) => (k.clone(), 1),
                 (Some((_, v)), Some("value")) => (v.clone(), 1),
-                (Some(_), _) => (self.error(Code::EvaluationError, upto(1), "`each` has only the attributes `key` and `value`"), steps.len()),
+                (Some(_), _) => (
+                    self.error(Code::EvaluationError, upto(1), "`each` has only the attributes `key` and `value`"),
+                    steps.len(),
+                ),
                 (None, a) => {
                     let n = a.map(|a| format!("each.{a}")).unwrap_or_else(|| "each".into());
                     (self.dynamic(n, DynamicKind::Each, upto(1)), steps.len())
@@ -87,7 +101,9 @@ impl Evaluator<'_> {
             },
             "count" => match (&self.ctx.count, attr(0).map(|a| a.name.as_str())) {
                 (Some(c), Some("index")) => (c.clone(), 1),
-                (Some(_), _) => (self.error(Code::EvaluationError, upto(1), "`count` has only the attribute `index`"), steps.len()),
+                (Some(_), _) => {
+                    (self.error(Code::EvaluationError, upto(1), "`count` has only the attribute `index`"), steps.len())
+                }
                 (None, _) => (self.dynamic("count.index".into(), DynamicKind::Count, upto(1)), steps.len()),
             },
             "self" => (self.dynamic("self".into(), DynamicKind::SelfRef, root.range), steps.len()),
@@ -134,10 +150,11 @@ impl Evaluator<'_> {
                     let end = if full {
                         steps.len()
                     } else {
-                        i + 1 + steps[i + 1..]
-                            .iter()
-                            .take_while(|s| matches!(s.op, TraversalOp::GetAttr(_) | TraversalOp::LegacyIndex(_)))
-                            .count()
+                        i + 1
+                            + steps[i + 1..]
+                                .iter()
+                                .take_while(|s| matches!(s.op, TraversalOp::GetAttr(_) | TraversalOp::LegacyIndex(_)))
+                                .count()
                     };
                     value = self.splat(value, &steps[i + 1..end]);
                     i = end;
@@ -159,10 +176,7 @@ impl Evaluator<'_> {
             Value::List(_, items) | Value::Set(_, items) => {
                 let out: Vec<Value> = items.iter().map(|v| self.apply_steps(v.clone(), rest)).collect();
                 let elem = super::convert::unify(out.iter().map(Value::type_of)).unwrap_or(super::types::Type::Dynamic);
-                let out = out
-                    .into_iter()
-                    .map(|v| convert(&v, &Constraint::from_type(&elem)).unwrap_or(v))
-                    .collect();
+                let out = out.into_iter().map(|v| convert(&v, &Constraint::from_type(&elem)).unwrap_or(v)).collect();
                 Value::list(elem, out)
             }
             Value::Tuple(items) => Value::tuple(items.iter().map(|v| self.apply_steps(v.clone(), rest)).collect()),
@@ -177,7 +191,9 @@ impl Evaluator<'_> {
         let v = value.unmarked();
         let result = match &step.op {
             TraversalOp::GetAttr(name) => self.get_attr(v, &name.name, step.range),
-            TraversalOp::LegacyIndex(n) => self.index(v, &Value::int(i64::try_from(*n).unwrap_or(i64::MAX)), step.range),
+            TraversalOp::LegacyIndex(n) => {
+                self.index(v, &Value::int(i64::try_from(*n).unwrap_or(i64::MAX)), step.range)
+            }
             TraversalOp::Index(e) => {
                 let k = self.eval(e);
                 if k.is_sensitive() {
@@ -194,7 +210,9 @@ impl Evaluator<'_> {
     fn get_attr(&mut self, v: &Value, name: &str, range: TextRange) -> Value {
         match v {
             Value::Unknown(r) => Value::Unknown(r.clone()),
-            Value::Null(_) => self.error(Code::EvaluationError, range, format!("cannot access attribute `{name}` of a null value")),
+            Value::Null(_) => {
+                self.error(Code::EvaluationError, range, format!("cannot access attribute `{name}` of a null value"))
+            }
             Value::Object(attrs) => match attrs.get(name) {
                 Some(x) => x.clone(),
                 None => {
@@ -232,14 +250,20 @@ impl Evaluator<'_> {
                         return self.error(Code::EvaluationError, range, "the index must be a whole number");
                     }
                     _ => {
-                        let msg = format!("a {} must be indexed by a number, not {}", v.friendly_type(), key.friendly_type());
+                        let msg =
+                            format!("a {} must be indexed by a number, not {}", v.friendly_type(), key.friendly_type());
                         return self.error(Code::EvaluationError, range, msg);
                     }
                 };
                 match idx.and_then(|i| usize::try_from(i).ok()).and_then(|i| items.get(i)) {
                     Some(x) => x.clone(),
                     None => {
-                        let msg = format!("index {} is out of range for a {} of {} elements", key_text(key), v.friendly_type(), items.len());
+                        let msg = format!(
+                            "index {} is out of range for a {} of {} elements",
+                            key_text(key),
+                            v.friendly_type(),
+                            items.len()
+                        );
                         self.error(Code::EvaluationError, range, msg)
                     }
                 }
@@ -248,7 +272,8 @@ impl Evaluator<'_> {
                 let k = match to_string(key) {
                     Ok(k) => k,
                     Err(_) => {
-                        let msg = format!("a {} must be indexed by a string, not {}", v.friendly_type(), key.friendly_type());
+                        let msg =
+                            format!("a {} must be indexed by a string, not {}", v.friendly_type(), key.friendly_type());
                         return self.error(Code::EvaluationError, range, msg);
                     }
                 };
@@ -269,7 +294,11 @@ impl Evaluator<'_> {
                 range,
                 "elements of a set cannot be accessed by index; convert it with `tolist` first",
             ),
-            other => self.error(Code::EvaluationError, range, format!("{} cannot be indexed", article(&other.friendly_type()))),
+            other => self.error(
+                Code::EvaluationError,
+                range,
+                format!("{} cannot be indexed", article(&other.friendly_type())),
+            ),
         }
     }
 }

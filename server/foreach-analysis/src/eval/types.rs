@@ -238,13 +238,17 @@ fn parse_inner(
                     let ExprKind::Tuple(items) = &arg.unparenthesized().kind else {
                         return Err(err(arg.range, "the `tuple` type constructor requires a list of element types"));
                     };
-                    let items = items.iter().map(|e| parse_inner(e, eval_default, depth + 1)).collect::<Result<_, _>>()?;
+                    let items =
+                        items.iter().map(|e| parse_inner(e, eval_default, depth + 1)).collect::<Result<_, _>>()?;
                     Ok(Constraint::Tuple(items))
                 }
                 "object" => {
                     let arg = one_arg()?;
                     let ExprKind::Object(items) = &arg.unparenthesized().kind else {
-                        return Err(err(arg.range, "the `object` type constructor requires an object of attribute types"));
+                        return Err(err(
+                            arg.range,
+                            "the `object` type constructor requires an object of attribute types",
+                        ));
                     };
                     let mut attrs: Vec<ObjectAttr> = Vec::new();
                     for item in items {

@@ -109,7 +109,9 @@ impl UnknownReason {
     pub fn root_name(&self) -> String {
         match &self.cause {
             UnknownCause::DynamicReference { reference, .. } => reference.clone(),
-            UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => format!("{name}()"),
+            UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
+                format!("{name}()")
+            }
             UnknownCause::VariableWithoutValue { name, .. } => format!("var.{name}"),
             UnknownCause::Error { .. } => "an evaluation error".into(),
             UnknownCause::Limit { .. } => "an evaluation limit".into(),
@@ -273,7 +275,11 @@ impl Value {
                     return (self.clone(), false);
                 }
                 let items: Vec<Value> = items.iter().map(|v| v.unmark_deep().0).collect();
-                let v = if matches!(self, Value::Set(..)) { Value::set(e.clone(), items) } else { Value::list(e.clone(), items) };
+                let v = if matches!(self, Value::Set(..)) {
+                    Value::set(e.clone(), items)
+                } else {
+                    Value::list(e.clone(), items)
+                };
                 (v, true)
             }
             Value::Tuple(items) => {

@@ -28,7 +28,7 @@ struct Net {
 impl Net {
     fn mask(len: u32, width: u32) -> u128 {
         let full = if width == 128 { u128::MAX } else { (1u128 << width) - 1 };
-        if len == 0 { 0 } else { full & !(full >> len) }
+        if len == 0 { 0 } else { full & !full.checked_shr(len).unwrap_or(0) }
     }
     fn full(&self) -> u128 {
         Net::mask(self.width, self.width)
@@ -109,7 +109,8 @@ fn subnet(net: Net, newbits: i64, netnum: &BigInt) -> Result<Net, super::FnError
 fn cidrsubnet(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let net = parse_cidr(s(&a[0]), 0)?;
     let newbits = int_arg(&a[1], 1)?;
-    let netnum = num(&a[2]).to_bigint().ok_or_else(|| super::FnError::Arg(2, "netnum must be a whole number".into()))?;
+    let netnum =
+        num(&a[2]).to_bigint().ok_or_else(|| super::FnError::Arg(2, "netnum must be a whole number".into()))?;
     let sub = subnet(net, newbits, &netnum)?;
     Ok(Value::string(format!("{}/{}", ip_text(sub.start(), sub.width), sub.len)))
 }
@@ -122,7 +123,14 @@ fn cidrsubnets(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let full = net.full();
     let check = |b: i64, i: usize| -> Result<u32, super::FnError> {
         if b < 1 || net.len as i64 + b > net.width as i64 {
-            return arg_err(i + 1, format!("would extend prefix to {} bits, which is too long for an IPv{} address", net.len as i64 + b, if net.width == 32 { 4 } else { 6 }));
+            return arg_err(
+                i + 1,
+                format!(
+                    "would extend prefix to {} bits, which is too long for an IPv{} address",
+                    net.len as i64 + b,
+                    if net.width == 32 { 4 } else { 6 }
+                ),
+            );
         }
         Ok(net.len + b as u32)
     };
@@ -137,7 +145,11 @@ fn cidrsubnets(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         let after = masked.last().wrapping_add(1) & full;
         let next = Net { addr: after & Net::mask(newlen, net.width), len: newlen, width: net.width };
         if after == 0 || !net.contains(next.start()) || !net.contains(next.last()) {
-            return err(format!("not enough remaining address space for a subnet with a prefix of {newlen} bits after {}/{}", ip_text(current.start(), net.width), current.len));
+            return err(format!(
+                "not enough remaining address space for a subnet with a prefix of {newlen} bits after {}/{}",
+                ip_text(current.start(), net.width),
+                current.len
+            ));
         }
         out.push(Value::string(format!("{}/{}", ip_text(next.start(), net.width), newlen)));
         current = next;

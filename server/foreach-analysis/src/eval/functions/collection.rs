@@ -26,7 +26,11 @@ pub static FUNCS: &[Func] = &[
     f("keys", &[p("inputMap", P::Any)], keys),
     f("length", &[p_shallow("value", P::Any)], length),
     fv("lookup", &[p("inputMap", P::Any), p("key", P::Str)], p_null("default", P::Any), lookup),
-    f("matchkeys", &[p("values", P::ListOf(E::Any)), p("keys", P::ListOf(E::Any)), p("searchset", P::ListOf(E::Any))], matchkeys),
+    f(
+        "matchkeys",
+        &[p("values", P::ListOf(E::Any)), p("keys", P::ListOf(E::Any)), p("searchset", P::ListOf(E::Any))],
+        matchkeys,
+    ),
     fv("merge", &[], p_null("maps", P::Any), merge),
     f("one", &[p("list", P::Any)], one),
     fv("range", &[], p("params", P::Num), range),
@@ -259,7 +263,8 @@ fn matchkeys(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     if vals.len() != ks.len() {
         return err("length of keys and values should be equal");
     }
-    let out = vals.iter().zip(ks).filter(|(_, k)| search.iter().any(|s| s.raw_equals(k))).map(|(v, _)| v.clone()).collect();
+    let out =
+        vals.iter().zip(ks).filter(|(_, k)| search.iter().any(|s| s.raw_equals(k))).map(|(v, _)| v.clone()).collect();
     let Value::List(t, _) = &a[0] else { return err("a list is required") };
     Ok(Value::list(t.clone(), out))
 }
@@ -276,7 +281,9 @@ fn merge(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         }
         cx.tick(v.len() as u64)?;
         let attrs = v.as_attrs().map(|x| x.iter()).into_iter().flatten();
-        if out.is_empty() && let Some(src) = v.as_attrs() {
+        if out.is_empty()
+            && let Some(src) = v.as_attrs()
+        {
             out = src.clone();
             continue;
         }
@@ -284,18 +291,14 @@ fn merge(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
             out.insert(k.clone(), x.clone());
         }
     }
-    if all_maps && a.iter().any(|v| matches!(v, Value::Map(..))) {
-        let t = unify(a.iter().filter_map(|v| match v {
-            Value::Map(t, _) => Some(t.clone()),
-            _ => None,
-        }));
-        if let Some(t) = t {
-            let out = out.into_iter().map(|(k, v)| {
-                let v = convert_to_type(&v, &t).unwrap_or(v);
-                (k, v)
-            });
-            return Ok(Value::map(t.clone(), out.collect()));
-        }
+    // cty: a map only if every argument is a map of the same element type; otherwise an object.
+    let map_types: Vec<&Type> =
+        a.iter().filter_map(|v| if let Value::Map(t, _) = v { Some(t) } else { None }).collect();
+    if all_maps
+        && let Some(first) = map_types.first()
+        && map_types.iter().all(|t| t == first)
+    {
+        return Ok(Value::map((*first).clone(), out));
     }
     Ok(Value::object(out))
 }
@@ -317,6 +320,10 @@ fn one(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
 fn range(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let (start, limit, step) = match a.len() {
         1 => (Number::zero(), num(&a[0]), Number::from_i64(1)),
+        // With two arguments the step is -1 when counting down (cty's rule).
+        2 if num(&a[0]).cmp_num(&num(&a[1])) == std::cmp::Ordering::Greater => {
+            (num(&a[0]), num(&a[1]), Number::from_i64(-1))
+        }
         2 => (num(&a[0]), num(&a[1]), Number::from_i64(1)),
         3 => (num(&a[0]), num(&a[1]), num(&a[2])),
         0 => return err("at least one argument is required"),
@@ -326,7 +333,9 @@ fn range(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         return err("step must not be zero");
     }
     let down = step.is_negative();
-    if down && start.cmp_num(&limit) == std::cmp::Ordering::Less || !down && start.cmp_num(&limit) == std::cmp::Ordering::Greater {
+    if down && start.cmp_num(&limit) == std::cmp::Ordering::Less
+        || !down && start.cmp_num(&limit) == std::cmp::Ordering::Greater
+    {
         return err(if down {
             "for a negative step, start must be greater than or equal to limit"
         } else {

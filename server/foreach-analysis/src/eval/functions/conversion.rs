@@ -3,9 +3,9 @@
 //! lazily and treat errors as values.
 
 use super::{E, FnCtx, FnResult, Func, P, f, p_null};
+use crate::diagnostics::Code;
 use crate::eval::expr::Evaluator;
 use crate::eval::value::{UnknownCause, Value};
-use crate::diagnostics::Code;
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::FuncCall;
 
@@ -30,7 +30,8 @@ fn ident(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
 fn attempt(ev: &mut Evaluator<'_>, e: &foreach_syntax::ast::Expr) -> (Value, bool) {
     let mark = ev.diagnostics.len();
     let v = ev.eval(e);
-    let failed = ev.diagnostics.len() > mark || matches!(v.first_unknown().map(|r| &r.cause), Some(UnknownCause::Error { .. }));
+    let failed =
+        ev.diagnostics.len() > mark || matches!(v.first_unknown().map(|r| &r.cause), Some(UnknownCause::Error { .. }));
     ev.diagnostics.truncate(mark);
     (v, failed)
 }

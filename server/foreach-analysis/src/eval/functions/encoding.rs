@@ -23,9 +23,15 @@ pub static FUNCS: &[Func] = &[
     f("urlencode", &[p("str", P::Str)], |_, a| Ok(Value::string(urlencode(s(&a[0]))))),
     f("urldecode", &[p("str", P::Str)], urldecode),
     f("yamlencode", &[p_null("value", P::Any)], |_, a| Ok(Value::string(super::yaml::encode(&a[0])))),
-    f("yamldecode", &[p("src", P::Str)], |_, _| Err(FnError::Unknown("`yamldecode` is not evaluated by foreach-ls yet".into()))),
-    f("base64gzip", &[p("str", P::Str)], |_, _| Err(FnError::Unknown("`base64gzip` is not evaluated by foreach-ls yet".into()))),
-    f("base64gunzip", &[p("str", P::Str)], |_, _| Err(FnError::Unknown("`base64gunzip` is not evaluated by foreach-ls yet".into()))),
+    f("yamldecode", &[p("src", P::Str)], |_, _| {
+        Err(FnError::Unknown("`yamldecode` is not evaluated by foreach-ls yet".into()))
+    }),
+    f("base64gzip", &[p("str", P::Str)], |_, _| {
+        Err(FnError::Unknown("`base64gzip` is not evaluated by foreach-ls yet".into()))
+    }),
+    f("base64gunzip", &[p("str", P::Str)], |_, _| {
+        Err(FnError::Unknown("`base64gunzip` is not evaluated by foreach-ls yet".into()))
+    }),
     f("textencodebase64", &[p("string", P::Str), p("encoding", P::Str)], textencodebase64),
     f("textdecodebase64", &[p("source", P::Str), p("encoding", P::Str)], textdecodebase64),
 ];
@@ -121,7 +127,10 @@ fn urldecode(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         match t[i] {
             b'+' => out.push(b' '),
             b'%' => {
-                let hex = t.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+                let hex = t
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
                 let Some(b) = hex else { return arg_err(0, "invalid URL escape") };
                 out.push(b);
                 i += 2;
@@ -209,7 +218,9 @@ fn textencodebase64(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
 fn textdecodebase64(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let bytes = STANDARD.decode(s(&a[0])).or_else(|_| arg_err(0, "failed to decode base64 data"))?;
     let text = match s(&a[1]).to_ascii_uppercase().as_str() {
-        "UTF-8" | "UTF8" => String::from_utf8(bytes).or_else(|_| arg_err(0, "the decoded bytes are not valid UTF-8"))?,
+        "UTF-8" | "UTF8" => {
+            String::from_utf8(bytes).or_else(|_| arg_err(0, "the decoded bytes are not valid UTF-8"))?
+        }
         enc @ ("UTF-16LE" | "UTF-16BE") => {
             let units: Vec<u16> = bytes
                 .chunks(2)

@@ -19,15 +19,21 @@ use sha2::{Digest, Sha256, Sha512};
 pub static FUNCS: &[Func] = &[
     f("file", &[p("path", P::Str)], |cx, a| {
         let bytes = read(cx, s(&a[0]))?;
-        String::from_utf8(bytes).map(Value::string).or_else(|_| arg_err(0, "contents are not valid UTF-8; use `filebase64` instead"))
+        String::from_utf8(bytes)
+            .map(Value::string)
+            .or_else(|_| arg_err(0, "contents are not valid UTF-8; use `filebase64` instead"))
     }),
     f("filebase64", &[p("path", P::Str)], |cx, a| Ok(Value::string(STANDARD.encode(read(cx, s(&a[0]))?)))),
     f("filemd5", &[p("path", P::Str)], |cx, a| Ok(Value::string(hex(&Md5::digest(read(cx, s(&a[0]))?))))),
     f("filesha1", &[p("path", P::Str)], |cx, a| Ok(Value::string(hex(&Sha1::digest(read(cx, s(&a[0]))?))))),
     f("filesha256", &[p("path", P::Str)], |cx, a| Ok(Value::string(hex(&Sha256::digest(read(cx, s(&a[0]))?))))),
     f("filesha512", &[p("path", P::Str)], |cx, a| Ok(Value::string(hex(&Sha512::digest(read(cx, s(&a[0]))?))))),
-    f("filebase64sha256", &[p("path", P::Str)], |cx, a| Ok(Value::string(STANDARD.encode(Sha256::digest(read(cx, s(&a[0]))?))))),
-    f("filebase64sha512", &[p("path", P::Str)], |cx, a| Ok(Value::string(STANDARD.encode(Sha512::digest(read(cx, s(&a[0]))?))))),
+    f("filebase64sha256", &[p("path", P::Str)], |cx, a| {
+        Ok(Value::string(STANDARD.encode(Sha256::digest(read(cx, s(&a[0]))?))))
+    }),
+    f("filebase64sha512", &[p("path", P::Str)], |cx, a| {
+        Ok(Value::string(STANDARD.encode(Sha512::digest(read(cx, s(&a[0]))?))))
+    }),
     f("fileexists", &[p("path", P::Str)], fileexists),
     f("fileset", &[p("path", P::Str), p("pattern", P::Str)], fileset),
     f("templatefile", &[p("path", P::Str), p("vars", P::Any)], |_, _| {
@@ -114,7 +120,9 @@ fn glob_segments(pat: &[&str], segs: &[&str]) -> bool {
     match pat.split_first() {
         None => segs.is_empty(),
         Some((&"**", rest)) => (0..=segs.len()).any(|i| glob_segments(rest, &segs[i..])),
-        Some((p, rest)) => !segs.is_empty() && glob(p.as_bytes(), segs[0].as_bytes()) && glob_segments(rest, &segs[1..]),
+        Some((p, rest)) => {
+            !segs.is_empty() && glob(p.as_bytes(), segs[0].as_bytes()) && glob_segments(rest, &segs[1..])
+        }
     }
 }
 
@@ -128,7 +136,10 @@ fn glob(p: &[u8], t: &[u8]) -> bool {
             pi += 1;
             continue;
         }
-        if pi < p.len() && let Some((ok, len)) = single(&p[pi..], t[ti]) && ok {
+        if pi < p.len()
+            && let Some((ok, len)) = single(&p[pi..], t[ti])
+            && ok
+        {
             pi += len;
             ti += 1;
             continue;

@@ -22,7 +22,14 @@ pub fn formatlist_fn(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
             match n {
                 None => n = Some(items.len()),
                 Some(m) if m != items.len() => {
-                    return arg_err(i + 1, format!("argument {} has length {}, which is inconsistent with argument 1 of length {m}", i + 1, items.len()));
+                    return arg_err(
+                        i + 1,
+                        format!(
+                            "argument {} has length {}, which is inconsistent with argument 1 of length {m}",
+                            i + 1,
+                            items.len()
+                        ),
+                    );
                 }
                 _ => {}
             }
@@ -119,7 +126,10 @@ fn format_str(cx: &mut FnCtx<'_, '_>, spec: &str, args: &[Value]) -> Result<Stri
         let Some(&verb) = chars.get(i) else { return err("format string ends in the middle of a verb") };
         i += 1;
         let Some(arg) = args.get(next_arg) else {
-            return err(format!("not enough arguments for the format string: verb %{verb} needs argument {}", next_arg + 1));
+            return err(format!(
+                "not enough arguments for the format string: verb %{verb} needs argument {}",
+                next_arg + 1
+            ));
         };
         used[next_arg] = true;
         next_arg += 1;
@@ -129,7 +139,11 @@ fn format_str(cx: &mut FnCtx<'_, '_>, spec: &str, args: &[Value]) -> Result<Stri
     }
     if let Some(unused) = used.iter().position(|u| !u) {
         let _ = unused;
-        return err(format!("too many arguments; the format string uses {} of {}", used.iter().filter(|u| **u).count(), args.len()));
+        return err(format!(
+            "too many arguments; the format string uses {} of {}",
+            used.iter().filter(|u| **u).count(),
+            args.len()
+        ));
     }
     Ok(out)
 }
@@ -183,7 +197,9 @@ fn format_one(verb: char, sp: &Spec, arg: &Value) -> Result<String, FnError> {
             } else {
                 match arg {
                     Value::Null(_) => "null".into(),
-                    Value::String(_) | Value::Number(_) | Value::Bool(_) => to_string(arg).map(|s| s.to_string()).unwrap_or_default(),
+                    Value::String(_) | Value::Number(_) | Value::Bool(_) => {
+                        to_string(arg).map(|s| s.to_string()).unwrap_or_default()
+                    }
                     _ => super::encoding::json_text(arg)?,
                 }
             }

@@ -15,8 +15,12 @@ pub static FUNCS: &[Func] = &[
     f("sha1", &[p("str", P::Str)], |_, a| Ok(Value::string(hex(&Sha1::digest(s(&a[0]).as_bytes()))))),
     f("sha256", &[p("str", P::Str)], |_, a| Ok(Value::string(hex(&Sha256::digest(s(&a[0]).as_bytes()))))),
     f("sha512", &[p("str", P::Str)], |_, a| Ok(Value::string(hex(&Sha512::digest(s(&a[0]).as_bytes()))))),
-    f("base64sha256", &[p("str", P::Str)], |_, a| Ok(Value::string(STANDARD.encode(Sha256::digest(s(&a[0]).as_bytes()))))),
-    f("base64sha512", &[p("str", P::Str)], |_, a| Ok(Value::string(STANDARD.encode(Sha512::digest(s(&a[0]).as_bytes()))))),
+    f("base64sha256", &[p("str", P::Str)], |_, a| {
+        Ok(Value::string(STANDARD.encode(Sha256::digest(s(&a[0]).as_bytes()))))
+    }),
+    f("base64sha512", &[p("str", P::Str)], |_, a| {
+        Ok(Value::string(STANDARD.encode(Sha512::digest(s(&a[0]).as_bytes()))))
+    }),
     f("uuidv5", &[p("namespace", P::Str), p("name", P::Str)], uuidv5),
 ];
 

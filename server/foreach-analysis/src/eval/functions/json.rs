@@ -109,7 +109,8 @@ impl Parser<'_> {
             }
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.i;
-                while self.i < self.s.len() && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                while self.i < self.s.len() && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
                     self.i += 1;
                 }
                 match super::encoding::json_number(&self.text[start..self.i]) {

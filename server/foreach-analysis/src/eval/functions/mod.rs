@@ -10,8 +10,8 @@ mod collection;
 mod conversion;
 mod datetime;
 mod encoding;
-mod format;
 pub(crate) mod file;
+mod format;
 mod hash;
 mod json;
 mod numeric;
@@ -210,7 +210,11 @@ pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) ->
         "try" => return conversion::call_try(ev, call, range),
         "can" => return conversion::call_can(ev, call, range),
         "type" => {
-            return ev.error(Code::EvaluationError, name_range, "the `type` function is only available in `terraform console`");
+            return ev.error(
+                Code::EvaluationError,
+                name_range,
+                "the `type` function is only available in `terraform console`",
+            );
         }
         _ => {}
     }
@@ -237,9 +241,14 @@ pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) ->
                         arg_ranges.push(a.range);
                     }
                 }
-                Value::Null(_) => return ev.error(Code::EvaluationError, a.range, "cannot expand a null value with `...`"),
+                Value::Null(_) => {
+                    return ev.error(Code::EvaluationError, a.range, "cannot expand a null value with `...`");
+                }
                 other => {
-                    let msg = format!("the final argument must be a list, set or tuple to expand it with `...`, not {}", other.friendly_type());
+                    let msg = format!(
+                        "the final argument must be a list, set or tuple to expand it with `...`, not {}",
+                        other.friendly_type()
+                    );
                     return ev.error(Code::EvaluationError, a.range, msg);
                 }
             }

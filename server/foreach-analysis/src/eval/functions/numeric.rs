@@ -14,9 +14,14 @@ pub static FUNCS: &[Func] = &[
     f("log", &[p("num", P::Num), p("base", P::Num)], |_, a| {
         float_result(num(&a[0]).to_f64().ln() / num(&a[1]).to_f64().ln())
     }),
-    f("pow", &[p("num", P::Num), p("power", P::Num)], |_, a| float_result(num(&a[0]).to_f64().powf(num(&a[1]).to_f64()))),
+    f("pow", &[p("num", P::Num), p("power", P::Num)], |_, a| {
+        float_result(num(&a[0]).to_f64().powf(num(&a[1]).to_f64()))
+    }),
     f("signum", &[p("num", P::Num)], |_, a| {
         let n = num(&a[0]);
+        if !n.is_integer() && !n.is_zero() || n.to_i64().is_none() {
+            return super::err("value must be a whole number, between -9223372036854775808 and 9223372036854775807");
+        }
         Ok(Value::int(match n.cmp_num(&Number::zero()) {
             Ordering::Less => -1,
             Ordering::Equal => 0,

@@ -1,7 +1,7 @@
 //! Set functions: `setintersection`, `setproduct`, `setsubtract`, `setunion`. `setproduct` checks the size of
 //! its result against the budget before building anything.
 
-use super::{E, FnCtx, FnResult, Func, P, err, fv, f, p};
+use super::{E, FnCtx, FnResult, Func, P, err, f, fv, p};
 use crate::eval::convert::{convert_to_type, unify};
 use crate::eval::types::Type;
 use crate::eval::value::Value;
@@ -22,7 +22,9 @@ fn unified(a: &[Value]) -> Result<(Type, Vec<Vec<Value>>), super::FnError> {
     let Some(t) = t else { return err("the sets must have elements of the same type") };
     let sets = a
         .iter()
-        .map(|v| v.as_seq().unwrap_or(&[]).iter().map(|x| convert_to_type(x, &t).unwrap_or_else(|_| x.clone())).collect())
+        .map(|v| {
+            v.as_seq().unwrap_or(&[]).iter().map(|x| convert_to_type(x, &t).unwrap_or_else(|_| x.clone())).collect()
+        })
         .collect();
     Ok((t, sets))
 }
