@@ -25,7 +25,8 @@ pub use convert::{ConvError, convert, unify};
 pub use expr::{EvalContext, Evaluator, eval_literal_expr};
 pub use number::Number;
 pub use scope::{
-    FileReader, LocalDecl, ModuleScope, ModuleStaticInputs, Scope, SuppliedValue, ValueSource, VariableDecl,
+    FileReader, LocalDecl, ModuleScope, ModuleStaticInputs, ModuleValues, Resolved, Scope, SuppliedValue, ValueSource,
+    VariableDecl,
 };
 pub use types::{Constraint, Type};
 pub use value::{DynamicKind, Hop, UnknownCause, UnknownReason, Value};

@@ -104,7 +104,7 @@ fn captures_value(re: &regex::Regex, caps: &regex::Captures<'_>) -> Value {
         let mut attrs = Attrs::new();
         for (i, n) in names.iter().enumerate() {
             if let Some(n) = n {
-                attrs.insert((*n).to_string(), group(caps, i + 1));
+                attrs.insert((*n).into(), group(caps, i + 1));
             }
         }
         return Value::object(attrs);
