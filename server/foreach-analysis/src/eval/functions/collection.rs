@@ -245,14 +245,8 @@ fn lookup(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     };
     let key = a[1].as_str().unwrap_or("");
     match (attrs.get(key), a.get(2)) {
-        (Some(v), Some(d)) => {
-            // The result type unifies the element and the default, as in cty.
-            match unify([v.type_of(), d.type_of()].into_iter()) {
-                Some(t) => Ok(convert_to_type(v, &t).unwrap_or_else(|_| v.clone())),
-                None => Ok(v.clone()),
-            }
-        }
-        (Some(v), None) => Ok(v.clone()),
+        // The element comes back as it is, not converted to the default's type (`lookup({a = 1}, "a", "x")` is 1).
+        (Some(v), _) => Ok(v.clone()),
         (None, Some(d)) => Ok(d.clone()),
         (None, None) => arg_err(1, format!("the given key {key:?} does not exist in the map and no default was given")),
     }
@@ -319,7 +313,11 @@ fn one(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
 
 fn range(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let (start, limit, step) = match a.len() {
-        1 => (Number::zero(), num(&a[0]), Number::from_i64(1)),
+        1 => {
+            let limit = num(&a[0]);
+            let step = Number::from_i64(if limit.is_negative() { -1 } else { 1 });
+            (Number::zero(), limit, step)
+        }
         // With two arguments the step is -1 when counting down (cty's rule).
         2 if num(&a[0]).cmp_num(&num(&a[1])) == std::cmp::Ordering::Greater => {
             (num(&a[0]), num(&a[1]), Number::from_i64(-1))
