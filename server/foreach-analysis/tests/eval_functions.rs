@@ -184,12 +184,7 @@ fn encoding_functions() {
         ("urldecode(\"%zz\")", "invalid URL escape"),
     ]);
     // Not implemented yet: unknown with a reason, never a wrong value.
-    for e in [
-        "yamldecode(\"a: 1\")",
-        "base64gzip(\"x\")",
-        "formatdate(\"YYYY\", \"2024-01-01T00:00:00Z\")",
-        "templatefile(\"x\", {})",
-    ] {
+    for e in ["yamldecode(\"a: 1\")", "base64gzip(\"x\")", "formatdate(\"YYYY\", \"2024-01-01T00:00:00Z\")"] {
         let (v, d) = eval_in("", e);
         assert!(v.is_unknown() && d.is_empty(), "{e}");
         assert!(v.first_unknown().unwrap().explanation().contains("not evaluated by foreach-ls yet"), "{e}");
@@ -290,6 +285,12 @@ fn file_scope() -> ModuleScope {
     files.insert("/work/project/conf/sub/b.json".to_string(), b"[]".to_vec());
     files.insert("/work/project/bin.dat".to_string(), vec![0xff, 0x00]);
     files.insert("/etc/passwd".to_string(), b"root".to_vec());
+    files.insert(
+        "/work/project/t.tpl".to_string(),
+        b"Hi ${name}!\n%{ for i in items ~}\n- ${i}\n%{ endfor ~}\n".to_vec(),
+    );
+    files.insert("/work/project/self.tpl".to_string(), b"${templatefile(\"self.tpl\", {})}".to_vec());
+    files.insert("/work/project/bad.tpl".to_string(), b"${nope}".to_vec());
     let mut inputs = inputs("", Vec::new());
     inputs.files = Some(Arc::new(Files(files)));
     inputs.budget = Budget::default();
@@ -322,6 +323,14 @@ fn file_functions_read_inside_the_workspace_only() {
     assert!(d[0].contains("outside the workspace root"), "{d:?}");
     let (_, d) = file_eval(&s, "file(\"missing.txt\")");
     assert!(d[0].contains("cannot read"), "{d:?}");
+    assert_eq!(
+        file_eval(&s, "templatefile(\"t.tpl\", { name = \"x\", items = [1, 2] })").0,
+        "\"Hi x!\\n- 1\\n- 2\\n\""
+    );
+    let (_, d) = file_eval(&s, "templatefile(\"self.tpl\", {})");
+    assert!(d[0].contains("cannot call a template function from inside a template"), "{d:?}");
+    let (_, d) = file_eval(&s, "templatefile(\"bad.tpl\", {})");
+    assert!(d[0].contains("the template refers to `nope`"), "{d:?}");
     // Without a reader: unknown, no error.
     let (v, d) = eval_in("", "file(\"hello.txt\")");
     assert!(v.is_unknown() && d.is_empty());

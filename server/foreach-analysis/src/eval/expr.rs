@@ -44,6 +44,8 @@ pub struct Evaluator<'a> {
     /// Set whenever an expression evaluates to an unknown, a reference resolves to a value that may contain
     /// one, or `each`/`count` values are in play: every unknown starts at one of those.
     pub maybe_unknown: bool,
+    /// Inside `templatefile`/`templatestring`, which may not call themselves again.
+    pub(crate) in_template: bool,
 }
 
 /// Evaluates a constant expression (a `.tfvars` value, a `-var` value, a variable default): no references
@@ -79,6 +81,7 @@ impl<'a> Evaluator<'a> {
             depth: 0,
             steps: 0,
             maybe_unknown,
+            in_template: false,
         }
     }
 

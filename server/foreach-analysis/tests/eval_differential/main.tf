@@ -82,4 +82,6 @@ locals {
   objs     = [{ name = "a", size = 1 }, { name = "b", size = 2 }]
   strmap   = { "x y" = 1, "1a" = 2 }
   emptystr = ""
+  tpl      = "Hello $${name}!%%{ for i in items } [$${i}]%%{ endfor }"
+  tpl2     = "a\n%%{ if x ~}\nyes\n%%{~ endif }\nb\n"
 }

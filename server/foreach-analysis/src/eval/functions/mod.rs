@@ -17,6 +17,7 @@ mod json;
 mod numeric;
 mod sets;
 mod string;
+mod templates;
 mod yaml;
 
 use super::budget::Exceeded;
@@ -174,6 +175,7 @@ fn table() -> impl Iterator<Item = &'static Func> {
         .chain(cidr::FUNCS)
         .chain(file::FUNCS)
         .chain(datetime::FUNCS)
+        .chain(templates::FUNCS)
 }
 
 pub fn lookup(name: &str) -> Option<&'static Func> {
