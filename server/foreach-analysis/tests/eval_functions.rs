@@ -184,7 +184,7 @@ fn encoding_functions() {
         ("urldecode(\"%zz\")", "invalid URL escape"),
     ]);
     // Not implemented yet: unknown with a reason, never a wrong value.
-    for e in ["yamldecode(\"a: 1\")", "base64gzip(\"x\")", "formatdate(\"YYYY\", \"2024-01-01T00:00:00Z\")"] {
+    for e in ["yamldecode(\"a: 1\")", "base64gzip(\"x\")", "textencodebase64(\"x\", \"latin1\")"] {
         let (v, d) = eval_in("", e);
         assert!(v.is_unknown() && d.is_empty(), "{e}");
         assert!(v.first_unknown().unwrap().explanation().contains("not evaluated by foreach-ls yet"), "{e}");
@@ -211,6 +211,23 @@ fn conversion_functions() {
         ("tomap([1])", "map of any single type required"),
         ("toset([1, true])", "cannot convert tuple to set of any single type"),
         ("tostring({})", "string required"),
+    ]);
+}
+
+#[test]
+fn datetime_functions() {
+    check(&[
+        ("formatdate(\"YYYY-MM-DD'T'hh:mm:ssZ\", \"2024-02-29T13:05:09Z\")", "\"2024-02-29T13:05:09Z\""),
+        ("formatdate(\"EEE, DD MMM YY HH:mm aa\", \"1999-12-31T23:59:59-05:00\")", "\"Fri, 31 Dec 99 11:59 pm\""),
+        ("timeadd(\"2024-02-28T12:00:00Z\", \"24h\")", "\"2024-02-29T12:00:00Z\""),
+        ("timeadd(\"1970-01-01T00:00:00Z\", \"-1s\")", "\"1969-12-31T23:59:59Z\""),
+        ("timecmp(\"2024-01-01T00:00:00+02:00\", \"2023-12-31T22:00:00Z\")", "0"),
+    ]);
+    check_fails(&[
+        ("formatdate(\"q\", \"2024-01-01T00:00:00Z\")", "invalid date format verb"),
+        ("formatdate(\"YYYY\", \"2024-02-30T00:00:00Z\")", "not a valid RFC3339"),
+        ("timeadd(\"2024-01-01T00:00:00Z\", \"1y\")", "not a valid duration"),
+        ("timecmp(\"x\", \"2024-01-01T00:00:00Z\")", "not a valid RFC3339"),
     ]);
 }
 
