@@ -1,6 +1,7 @@
 //! Differential test: every expression in `eval_differential/cases.txt` is evaluated by foreach-ls and by
-//! `terraform console` in the module `eval_differential/main.tf`, and the console renderings (which show values
-//! and collection/structure kinds, number vs string) must agree. Expressions that fail must fail in both.
+//! `terraform console` in the module `eval_differential/main.tf`: the console renderings (values, collection and
+//! structure kinds, number vs string) must agree, and so must the types `type()` prints (element and attribute
+//! types, including those of empty and null values). Expressions that fail must fail in both.
 //!
 //! Lines ending in `#! reason` are deliberate differences: they are evaluated and reported, not asserted.
 //! Skips with a printed reason when `terraform` is not installed.
@@ -102,6 +103,36 @@ fn differential_against_terraform_console() {
             theirs[i] = Some(console(&tmp, &cases[i].expr));
         }
     }
+    // Types, for every expression both sides evaluate: `type({e0 = ..., e1 = ...})` per batch, one by one on a
+    // mismatch (`type()` only works at the top level of a console input).
+    let our_type = |expr: &str| -> Option<String> {
+        let parsed = foreach_syntax::parse_expr(expr).ok()?;
+        let v = scope.eval(eval_support::EXPR_FILE, &parsed, &foreach_analysis::eval::EvalContext::default());
+        scope.take_diagnostics();
+        Some(render::console_type(&v.type_of()))
+    };
+    let typed: Vec<usize> =
+        (0..cases.len()).filter(|&i| mine[i].is_some() && theirs[i].clone().flatten() == mine[i]).collect();
+    let mut type_failures = Vec::new();
+    let mut types_checked = 0;
+    for chunk in typed.chunks(20) {
+        let attrs: Vec<String> = chunk.iter().map(|&i| format!("e{i} = {}", cases[i].expr)).collect();
+        let input = format!("{{ {} }}", attrs.join(", "));
+        if let (Some(t), Some(o)) = (console(&tmp, &format!("type({input})")), our_type(&input))
+            && t == o
+        {
+            types_checked += chunk.len();
+            continue;
+        }
+        for &i in chunk {
+            let t = console(&tmp, &format!("type({})", cases[i].expr));
+            let o = our_type(&cases[i].expr);
+            types_checked += 1;
+            if t != o && cases[i].deliberate.is_none() {
+                type_failures.push(format!("type of `{}`\n  terraform: {t:?}\n  foreach-ls: {o:?}", cases[i].expr));
+            }
+        }
+    }
     let _ = std::fs::remove_dir_all(&tmp);
 
     let mut agree = 0;
@@ -120,8 +151,11 @@ fn differential_against_terraform_console() {
             None => failures.push(line),
         }
     }
+    let type_failure_count = type_failures.len();
+    failures.extend(type_failures);
     println!(
-        "differential: {} expressions, {agree} agree, {} deliberate differences, {} failures",
+        "differential: {} expressions, {agree} agree, {} deliberate differences, {} failures; types compared for \
+         {types_checked} expressions, {type_failure_count} differ",
         cases.len(),
         deliberate.len(),
         failures.len()
