@@ -202,7 +202,7 @@ pub fn instance_keys(value: &Value) -> Result<Vec<(String, Value)>, String> {
     }
     match value {
         Value::Null(_) => Err("is null; it must be a map, an object or a set of strings".to_string()),
-        Value::Map(_, attrs) | Value::Object(attrs) => Ok(attrs.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+        Value::Map(_, attrs) | Value::Object(attrs) => Ok(attrs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()),
         Value::Set(_, items) => {
             let mut out = Vec::new();
             for item in items.iter() {
