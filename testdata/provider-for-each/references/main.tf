@@ -61,7 +61,6 @@ resource "aws_s3_bucket" "quoted" {
 module "m" {
   source = "./child"
   providers = {
- #^^^^^^^^^ error[missing-configuration-alias]
     aws.src["us"] = aws.single
     #       ^^^^ error[invalid-provider-reference]
     aws = aws.by_region

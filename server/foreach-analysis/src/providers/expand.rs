@@ -202,7 +202,9 @@ pub fn instance_keys(value: &Value) -> Result<Vec<(String, Value)>, String> {
     }
     match value {
         Value::Null(_) => Err("is null; it must be a map, an object or a set of strings".to_string()),
-        Value::Map(_, attrs) | Value::Object(attrs) => Ok(attrs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()),
+        Value::Map(_, attrs) | Value::Object(attrs) => {
+            Ok(attrs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+        }
         Value::Set(_, items) => {
             let mut out = Vec::new();
             for item in items.iter() {
@@ -284,7 +286,9 @@ fn explain_unknown(
         for hop in r.hops.iter().rev() {
             d = d.with_related(hop.declaration, format!("`{}` is on the way", hop.name));
         }
-        d = d.with_related(r.location(), "the value that is not known before planning");
+        if r.location() != fe.expr_location() {
+            d = d.with_related(r.location(), "the value that is not known before planning");
+        }
         diags.push(d);
         return Expansion::Invalid;
     }
@@ -300,16 +304,24 @@ fn explain_unknown(
             _ => {}
         }
     }
-    let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    diags.push(Diagnostic::new(
-        Code::ProviderForEachUnresolved,
-        fe.expr_location(),
+    let vars: Vec<String> = names.iter().filter(|n| n.starts_with("var.")).map(|n| format!("`{n}`")).collect();
+    let fns: Vec<String> = names.iter().filter(|n| !n.starts_with("var.")).map(|n| format!("`{n}`")).collect();
+    let message = if vars.is_empty() {
         format!(
-            "the instances of provider `{name}`{in_module} depend on {}, which has no value here, so references to \
-             its instances are not checked; give it a value in a .tfvars file or with --var to check them",
-            list.join(", ")
-        ),
-    ));
+            "the instances of provider `{name}`{in_module} depend on {}, whose value OpenTofu computes when it runs \
+             and nobody can predict, so references to its instances are not checked",
+            fns.join(", ")
+        )
+    } else {
+        format!(
+            "the instances of provider `{name}`{in_module} depend on {}, which {} no value here, so references to \
+             its instances are not checked; give {} a value in a .tfvars file or with --var to check them",
+            vars.join(", "),
+            if vars.len() == 1 { "has" } else { "have" },
+            if vars.len() == 1 { "it" } else { "them" },
+        )
+    };
+    diags.push(Diagnostic::new(Code::ProviderForEachUnresolved, fe.expr_location(), message));
     Expansion::Unresolved(names.into_iter().collect())
 }
 

@@ -135,8 +135,8 @@ fn passed_names(call: &ModuleCall) -> HashSet<String> {
                     out.insert(i.name.clone());
                 }
                 foreach_syntax::ast::ObjectKey::Expr(e) => {
-                    if let (Some(r), _) = reference::parse_provider_ref(p.file, e, reference::RefSite::ProvidersKey) {
-                        out.insert(r.config_address());
+                    if let Some(name) = reference::providers_key_name(e) {
+                        out.insert(name);
                     }
                 }
             }

@@ -82,6 +82,19 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
                 shift_ranges(&mut inner, u32::from(expr.range.start()) + 1);
                 let (r, more) = parse_provider_ref(file, &inner, site);
                 diags.extend(more);
+                // OpenTofu's shim for quoted references understands only literal keys.
+                if let Some(k) = r.as_ref().and_then(|r| r.key.as_ref())
+                    && k.as_string_literal().is_none()
+                    && !matches!(k.kind, ExprKind::Number(_) | ExprKind::Bool(_))
+                {
+                    diags.push(invalid(
+                        file,
+                        expr.range,
+                        site,
+                        "a quoted reference can only hold a literal instance key; remove the quotes",
+                    ));
+                    return (None, diags);
+                }
                 (r, diags)
             }
             Err(_) => {
@@ -140,6 +153,9 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
         [first, rest @ ..] => {
             match &first.op {
                 TraversalOp::GetAttr(alias) => r.alias = Some((alias.name.clone(), alias.range)),
+                TraversalOp::Index(_) if site == RefSite::ProvidersKey => {
+                    return (None, vec![left_side_key(file, first.range)]);
+                }
                 TraversalOp::Index(_) => {
                     let msg = "an instance key needs an alias first: write `name.alias[key]` (a provider block with `for_each` must have an `alias`)";
                     return (None, vec![invalid(file, first.range, site, msg)]);
@@ -184,14 +200,34 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
     if site == RefSite::ProvidersKey
         && let Some(k) = &r.key
     {
-        diags.push(Diagnostic::new(
-            Code::InvalidProviderReference,
-            FileRange::new(file, k.range),
-            "instance keys are not allowed on the left side of a `providers` entry: the child module receives a single configuration (`aws = aws.by_region[\"us\"]`)",
-        ));
+        diags.push(left_side_key(file, k.range));
         return (None, diags);
     }
     (Some(r), diags)
+}
+
+fn left_side_key(file: FileId, range: TextRange) -> Diagnostic {
+    Diagnostic::new(
+        Code::InvalidProviderReference,
+        FileRange::new(file, range),
+        "instance keys are not allowed on the left side of a `providers` entry: the child module receives a single configuration (`aws = aws.by_region[\"us\"]`)",
+    )
+}
+
+/// The child-side name of a `providers` key (`aws`, `aws.src`), even when the key is malformed (`aws.src["x"]`),
+/// so that one mistake is not reported again as a configuration the call fails to pass.
+pub fn providers_key_name(expr: &Expr) -> Option<String> {
+    match &expr.unparenthesized().kind {
+        ExprKind::Variable(root) => Some(root.name.clone()),
+        ExprKind::Traversal { base, steps } => {
+            let ExprKind::Variable(root) = &base.kind else { return None };
+            match steps.first().map(|s| &s.op) {
+                Some(TraversalOp::GetAttr(a)) => Some(format!("{}.{}", root.name, a.name)),
+                _ => Some(root.name.clone()),
+            }
+        }
+        _ => None,
+    }
 }
 
 fn invalid(file: FileId, range: TextRange, site: RefSite, detail: &str) -> Diagnostic {
