@@ -325,3 +325,28 @@ fn try_and_can_swallow_errors() {
     assert_eq!(c("can(local.nope)"), "false");
     assert!(fails("try(tonumber(\"x\"))").contains("no expression given to `try`"));
 }
+
+#[test]
+fn child_module_hops_carry_the_module_label() {
+    let m = "variable \"ids\" {}\nlocals {\n  ids = var.ids\n}\n";
+    let mut child = inputs(
+        m,
+        vec![(
+            "ids",
+            SuppliedValue {
+                value: eval_in("locals {\n  x = data.org.accounts.ids\n}\n", "local.x").0,
+                source: ValueSource::CommandLine,
+            },
+        )],
+    );
+    child.module_label = "module.common".into();
+    let s = ModuleScope::new(child);
+    let v = s.local_value("ids").unwrap();
+    assert_eq!(unknown_chain(&v, "for_each"), "for_each -> module.common:var.ids -> local.x -> data.org.accounts");
+    let mut unset = inputs(m, Vec::new());
+    unset.module_label = "module.common".into();
+    let s = ModuleScope::new(unset);
+    let e = foreach_syntax::parse_expr("local.ids").unwrap();
+    let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+    assert_eq!(unknown_chain(&v, "for_each"), "for_each -> module.common:local.ids -> module.common:var.ids");
+}

@@ -375,7 +375,7 @@ impl ModuleScope {
             None => match from_default() {
                 Some(v) => v,
                 None => Value::unknown(UnknownCause::VariableWithoutValue {
-                    name: decl.name.clone(),
+                    name: self.label(format!("var.{}", decl.name)),
                     declaration: decl.decl,
                 }),
             },

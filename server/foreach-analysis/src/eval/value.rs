@@ -65,7 +65,8 @@ pub enum UnknownCause {
     ImpureFunction { name: String, location: FileRange },
     /// `provider::NAME::FN(...)`: provider functions are not available to static evaluation.
     ProviderFunction { name: String, location: FileRange },
-    /// A root module variable with neither a supplied value nor a default.
+    /// A variable with neither a supplied value nor a default. `name` is the reference as displayed: `var.x`, or
+    /// `module.common:var.x` in a child module.
     VariableWithoutValue { name: String, declaration: FileRange },
     /// Evaluation failed; a diagnostic with the details was reported at `location`.
     Error { message: String, location: FileRange },
@@ -113,7 +114,7 @@ impl UnknownReason {
             UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
                 format!("{name}()")
             }
-            UnknownCause::VariableWithoutValue { name, .. } => format!("var.{name}"),
+            UnknownCause::VariableWithoutValue { name, .. } => name.clone(),
             UnknownCause::Error { .. } => "an evaluation error".into(),
             UnknownCause::Limit { .. } => "an evaluation limit".into(),
             UnknownCause::Invalid { .. } => "an invalid expression".into(),
@@ -136,7 +137,7 @@ impl UnknownReason {
                 format!("provider function `{name}` cannot be called in static context")
             }
             UnknownCause::VariableWithoutValue { name, .. } => {
-                format!("`var.{name}` has no value: set it in a .tfvars file or with --var")
+                format!("`{name}` has no value: set it in a .tfvars file or with --var")
             }
             UnknownCause::Error { message, .. } | UnknownCause::Limit { message, .. } => message.clone(),
             UnknownCause::Invalid { .. } => "the expression is not valid".into(),
@@ -162,8 +163,9 @@ impl UnknownReason {
 
     pub fn with_hop(&self, hop: Hop) -> Arc<UnknownReason> {
         let mut r = self.clone();
-        // A variable without value already names itself as the root; do not repeat it.
-        if !(r.hops.is_empty() && r.root_name() == hop.name) {
+        // A variable without value already names itself as the root; do not repeat it as a hop.
+        let same_as_root = r.hops.is_empty() && r.root_name() == hop.name;
+        if !same_as_root {
             r.hops.push(hop);
         }
         Arc::new(r)
