@@ -158,7 +158,8 @@ pub fn cycle_path(scc: &[usize], deps: &[Vec<usize>]) -> Vec<usize> {
                 let mut path = vec![v];
                 let mut cur = v;
                 while cur != start {
-                    cur = prev[&cur];
+                    let Some(&p) = prev.get(&cur) else { break };
+                    cur = p;
                     path.push(cur);
                 }
                 path.reverse();
