@@ -271,6 +271,9 @@ fn invalid_variable_values_are_diagnosed() {
     assert!(d[0].message.contains("cannot convert \"abc\" to number"), "{}", d[0].message);
     assert!(d[1].message.contains("attribute \"name\" is required"), "{}", d[1].message);
     assert!(d[2].message.contains("invalid default value for variable `d`"), "{}", d[2].message);
+    let s = scope("variable \"f\" {\n  default = upper(\"a\")\n}\n");
+    assert!(s.variable_value("f").unwrap().is_unknown());
+    assert!(s.diagnostics()[0].message.contains("functions may not be called here"));
 }
 
 #[test]
@@ -311,6 +314,9 @@ fn cli_values_follow_opentofu_parsing_modes() {
     assert_eq!(compact(&cli_value("{a = 1}", Some(&Constraint::Any), EXPR_FILE).unwrap()), "{\"a\" = 1}");
     assert!(cli_value("[1,", Some(&list), EXPR_FILE).is_err());
     assert!(cli_value("var.x", Some(&list), EXPR_FILE).is_err());
+    let err = cli_value("[upper(\"a\")]", Some(&list), EXPR_FILE).unwrap_err();
+    assert!(err.contains("functions may not be called here"), "{err}");
+    assert_eq!(compact(&cli_value("[for x in [1, 2] : x * 2]", Some(&Constraint::Any), EXPR_FILE).unwrap()), "[2, 4]");
 }
 
 #[test]
