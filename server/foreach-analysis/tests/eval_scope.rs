@@ -356,3 +356,9 @@ fn child_module_hops_carry_the_module_label() {
     let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
     assert_eq!(unknown_chain(&v, "for_each"), "for_each -> module.common:local.ids -> module.common:var.ids");
 }
+
+#[test]
+fn values_stay_small() {
+    // Attribute maps copy whole nodes of values on insert: keep `Value` at 32 bytes.
+    assert!(std::mem::size_of::<Value>() <= 32, "{}", std::mem::size_of::<Value>());
+}

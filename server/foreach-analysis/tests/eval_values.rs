@@ -85,11 +85,11 @@ fn unification() {
     assert_eq!(t(vec![Type::Number, Type::Bool]), None);
     assert_eq!(t(vec![Type::Dynamic, Type::Bool]), Some(Type::Bool));
     assert_eq!(t(vec![]), Some(Type::Dynamic));
-    let obj = |k: &str| Type::Object([(k.to_string(), Type::Number)].into_iter().collect());
+    let obj = |k: &str| Type::Object(std::sync::Arc::new([(k.to_string(), Type::Number)].into_iter().collect()));
     assert_eq!(t(vec![obj("a"), obj("b")]), Some(Type::Map(Box::new(Type::Number))));
     assert_eq!(t(vec![obj("a"), obj("a")]), Some(obj("a")));
     assert_eq!(
-        t(vec![Type::Tuple(vec![Type::Number]), Type::Tuple(vec![Type::Number, Type::String])]),
+        t(vec![Type::Tuple(vec![Type::Number].into()), Type::Tuple(vec![Type::Number, Type::String].into())]),
         Some(Type::List(Box::new(Type::String)))
     );
 }

@@ -187,10 +187,10 @@ pub fn constraint_type(c: &Constraint) -> Type {
         Constraint::List(e) => Type::List(Box::new(constraint_type(e))),
         Constraint::Set(e) => Type::Set(Box::new(constraint_type(e))),
         Constraint::Map(e) => Type::Map(Box::new(constraint_type(e))),
-        Constraint::Tuple(items) => Type::Tuple(items.iter().map(constraint_type).collect()),
-        Constraint::Object(attrs) => {
-            Type::Object(attrs.iter().map(|a| (a.name.clone(), constraint_type(&a.constraint))).collect())
-        }
+        Constraint::Tuple(items) => Type::Tuple(std::sync::Arc::new(items.iter().map(constraint_type).collect())),
+        Constraint::Object(attrs) => Type::Object(std::sync::Arc::new(
+            attrs.iter().map(|a| (a.name.clone(), constraint_type(&a.constraint))).collect(),
+        )),
     }
 }
 
@@ -257,7 +257,7 @@ fn unify_vec(types: Vec<Type>) -> Option<Type> {
                 });
                 out.push(unify_vec(column.collect())?);
             }
-            return Some(Type::Tuple(out));
+            return Some(Type::Tuple(std::sync::Arc::new(out)));
         }
         let e = unify_vec(elems)?;
         if known.iter().all(|t| matches!(t, Type::Set(_))) {
@@ -279,7 +279,7 @@ fn unify_vec(types: Vec<Type>) -> Option<Type> {
                 });
                 out.insert(k.clone(), unify_vec(column.collect())?);
             }
-            return Some(Type::Object(out));
+            return Some(Type::Object(std::sync::Arc::new(out)));
         }
         let mut elems = Vec::new();
         for t in &known {

@@ -227,8 +227,10 @@ impl Value {
             Value::List(e, _) => Type::List(Box::new(e.clone())),
             Value::Set(e, _) => Type::Set(Box::new(e.clone())),
             Value::Map(e, _) => Type::Map(Box::new(e.clone())),
-            Value::Tuple(items) => Type::Tuple(items.iter().map(Value::type_of).collect()),
-            Value::Object(attrs) => Type::Object(attrs.iter().map(|(k, v)| (k.to_string(), v.type_of())).collect()),
+            Value::Tuple(items) => Type::Tuple(Arc::new(items.iter().map(Value::type_of).collect())),
+            Value::Object(attrs) => {
+                Type::Object(Arc::new(attrs.iter().map(|(k, v)| (k.to_string(), v.type_of())).collect()))
+            }
             Value::Sensitive(v) => v.type_of(),
         }
     }
