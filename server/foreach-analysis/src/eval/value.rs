@@ -331,6 +331,24 @@ impl Value {
         }
     }
 
+    /// How deeply the value nests (a primitive is 1), found without recursion.
+    pub fn depth(&self) -> usize {
+        let mut max = 0;
+        let mut stack: Vec<(&Value, usize)> = vec![(self, 1)];
+        while let Some((v, d)) = stack.pop() {
+            max = max.max(d);
+            match v {
+                Value::Sensitive(inner) => stack.push((inner, d)),
+                Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
+                    stack.extend(items.iter().map(|x| (x, d + 1)));
+                }
+                Value::Map(_, attrs) | Value::Object(attrs) => stack.extend(attrs.values().map(|x| (x, d + 1))),
+                _ => {}
+            }
+        }
+        max
+    }
+
     pub fn is_wholly_known(&self) -> bool {
         self.first_unknown().is_none()
     }
