@@ -41,6 +41,24 @@ pub struct Related {
     pub message: String,
 }
 
+/// Replace `range` in `file` with `new_text`. Edits are computed on the original text, never by re-printing a
+/// tree (hcl-edit's printer is not byte-lossless).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextEdit {
+    pub location: FileRange,
+    pub new_text: String,
+}
+
+/// A quick fix: a titled set of non-overlapping edits that the CLI (`check --fix`) and the language server (code
+/// actions) apply the same way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+    /// Safe to apply without review (`check --fix` applies only these); others are offered in the editor only.
+    pub automatic: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     pub code: Code,
@@ -48,16 +66,29 @@ pub struct Diagnostic {
     pub message: String,
     pub location: FileRange,
     pub related: Vec<Related>,
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
     /// A diagnostic with the code's default severity.
     pub fn new(code: Code, location: FileRange, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { code, severity: code.default_severity(), message: message.into(), location, related: Vec::new() }
+        Diagnostic {
+            code,
+            severity: code.default_severity(),
+            message: message.into(),
+            location,
+            related: Vec::new(),
+            fixes: Vec::new(),
+        }
     }
 
     pub fn with_related(mut self, location: FileRange, message: impl Into<String>) -> Diagnostic {
         self.related.push(Related { location, message: message.into() });
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fixes.push(fix);
         self
     }
 }
@@ -100,6 +131,31 @@ codes! {
     ModuleCycle = "module-cycle", Error, "module calls form a cycle through their local sources";
     InvalidVariableValue = "invalid-variable-value", Error, "a value given for a variable cannot be used";
     UndeclaredVariableValue = "undeclared-variable-value", Warning, "a .tfvars file sets a variable the module does not declare";
+    UnexpectedAttribute = "unexpected-attribute", Error, "an attribute appears where OpenTofu only allows blocks";
+    UnknownBlockType = "unknown-block-type", Error, "a top-level block type OpenTofu does not know";
+    InvalidBlockLabels = "invalid-block-labels", Error, "a block has the wrong number of labels";
+    ProviderForEachWithoutAlias = "provider-for-each-without-alias", Error, "a provider block uses for_each without an alias";
+    InvalidProviderAlias = "invalid-provider-alias", Error, "a provider alias is not a constant name";
+    ProviderReservedArgument = "provider-reserved-argument", Error, "a provider block uses a name reserved for future use (count, depends_on, source, lifecycle, locals)";
+    ProviderForEachNotStatic = "provider-for-each-not-static", Error, "a provider for_each depends on something not known before planning";
+    ProviderForEachUnresolved = "provider-for-each-unresolved", Info, "a provider for_each depends on root variables without a value here, so its references are not checked";
+    ProviderForEachInvalid = "provider-for-each-invalid", Error, "a provider for_each value is not a map, object or set of strings";
+    ProviderInExpandedModule = "provider-in-expanded-module", Error, "a module with its own provider configuration is called with count, for_each, enabled or depends_on";
+    DuplicateProviderConfig = "duplicate-provider-config", Error, "two provider blocks declare the same configuration";
+    EachOutsideForEach = "each-outside-for-each", Error, "each.key or each.value is used in a block without for_each";
+    InvalidProviderReference = "invalid-provider-reference", Error, "a provider reference does not have the form name, name.alias or name.alias[key]";
+    UnknownProviderConfig = "unknown-provider-config", Error, "a provider reference names a configuration this module does not have";
+    MissingProviderInstanceKey = "missing-provider-instance-key", Error, "a reference to a provider with for_each does not select an instance";
+    UnexpectedProviderInstanceKey = "unexpected-provider-instance-key", Error, "an instance key on a provider configuration that has a single instance";
+    UnknownProviderInstance = "unknown-provider-instance", Error, "an instance key selects a provider instance that does not exist";
+    InvalidProviderInstanceKey = "invalid-provider-instance-key", Error, "an instance key is null or not convertible to a string";
+    MissingConfigurationAlias = "missing-configuration-alias", Error, "a module call does not pass a provider configuration the module declares in configuration_aliases";
+    QuotedProviderReference = "quoted-provider-reference", Warning, "a provider reference is written as a string (deprecated)";
+    TestProviderForEachMismatch = "test-provider-for-each-mismatch", Error, "a test file's provider or mock_provider disagrees with the module about for_each";
+    TestProviderInstanceKey = "test-provider-instance-key", Error, "a run block's providers selects an instance key or passes a multi-instance configuration";
+    ShadowedByTofuFile = "shadowed-by-tofu-file", Info, "a .tf file is ignored because a .tofu file of the same name exists";
+    ModuleTreeTooLarge = "module-tree-too-large", Error, "the module tree has more instances than foreach-ls follows";
+    OverrideWithoutBase = "override-without-base", Error, "an override file overrides a block that no other file declares";
     ReferenceCycle = "reference-cycle", Error, "local values refer to each other in a cycle";
     UndefinedReference = "undefined-reference", Error, "a reference names a variable or local value that is not declared";
     EvaluationError = "evaluation-error", Error, "an expression OpenTofu evaluates statically fails: wrong types, bad arguments, missing keys";

@@ -1,11 +1,26 @@
 //! The analysis core of foreach-ls: every piece of OpenTofu semantics lives here.
 //!
-//! It does no IO and never fails: the CLI and the language server feed file texts in, and read diagnostics, values
-//! and IDE answers out. It knows nothing of LSP, tokio or terminals.
+//! It does no IO and never fails: the CLI and the language server feed file texts in through [`AnalysisHost`], and
+//! read diagnostics, values and IDE answers out. It knows nothing of LSP, tokio or terminals.
 
 pub mod base;
+pub mod checks;
+pub mod db;
 pub mod diagnostics;
 pub mod eval;
+pub mod host;
+pub mod inspect;
+pub mod model;
+pub mod module_eval;
+pub mod paths;
+pub mod providers;
+pub mod refcheck;
+pub mod settings;
+pub mod suggest;
+pub mod tree;
+pub mod vars;
 
 pub use base::{FileId, FileRange};
-pub use diagnostics::{Code, Diagnostic, Related, Severity};
+pub use diagnostics::{Code, Diagnostic, Fix, Related, Severity, TextEdit};
+pub use host::{AnalysisHost, Change, EXPRESSION_FILE, Evaluation};
+pub use settings::{CliVariable, Settings};

@@ -1,6 +1,47 @@
-//! The `foreach-ls` binary's library half: command-line parsing, loading a workspace from disk, rendering reports.
+//! The `foreach-ls` binary's library half: command-line parsing ([`args`]), running commands ([`check`],
+//! [`eval`]) and rendering their reports ([`report`], [`render`]). Loading from disk is `foreach-load`.
+//! It holds no OpenTofu semantics: those are all in `foreach-analysis`.
+
+pub mod args;
+pub mod check;
+pub mod eval;
+pub mod exit;
+pub mod inspect;
+pub mod render;
+pub mod report;
+
+use std::io::Write;
+
+use exit::ExitStatus;
 
 /// Entry point of the binary; returns the process exit code.
 pub fn run() -> i32 {
-    0
+    run_with(std::env::args_os()).code()
+}
+
+pub fn run_with<I, T>(args: I) -> ExitStatus
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let parsed = match args::parse(args) {
+        Ok(p) => p,
+        Err(e) => {
+            // clap prints help and version through the error path too; those are successes.
+            let _ = e.print();
+            return if e.use_stderr() { ExitStatus::Usage } else { ExitStatus::Clean };
+        }
+    };
+    match parsed.cli.command {
+        args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
+        args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
+        args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
+        args::Command::Serve => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "foreach-ls: the language server is not available in this build yet; use `foreach-ls check`"
+            );
+            ExitStatus::Usage
+        }
+    }
 }

@@ -10,6 +10,7 @@ mod collection;
 mod conversion;
 mod datetime;
 mod encoding;
+pub use encoding::json_text;
 pub(crate) mod file;
 mod format;
 mod hash;

@@ -1,0 +1,86 @@
+//! Collects every diagnostic of the workspace: syntax, loading, module merging, the module tree, and (through the
+//! modules that implement them) the semantic checks. One entry point, so the CLI and the language server report
+//! exactly the same set.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use foreach_syntax::TextRange;
+
+use crate::base::FileRange;
+use crate::db::{Db, Workspace, file_summary, module, parse};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::module_eval::tree_values;
+use crate::providers::checks::module_provider_checks;
+use crate::providers::test_files::test_file_checks;
+use crate::providers::tree_provider_checks;
+use crate::refcheck::undefined_references;
+use crate::tree::module_tree;
+use crate::vars::root_assignments;
+
+#[salsa::tracked(returns(clone))]
+pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    for dir in ws.dirs(db).iter() {
+        for file in dir.files(db).iter() {
+            let id = file.id(db);
+            if let Some(err) = file.load_error(db) {
+                out.push(Diagnostic::new(Code::UnreadableFile, FileRange::new(id, TextRange::default()), err.clone()));
+                continue;
+            }
+            let errors = if file.kind(db).is_config() {
+                file_summary(db, *file).syntax_errors.clone()
+            } else {
+                parse(db, *file).errors.clone()
+            };
+            for e in errors {
+                out.push(Diagnostic::new(Code::SyntaxError, FileRange::new(id, e.range), e.message));
+            }
+        }
+        if dir.files(db).iter().any(|f| f.kind(db).is_config()) {
+            let m = module(db, *dir);
+            out.extend(m.diagnostics.iter().cloned());
+            out.extend(undefined_references(&m));
+            out.extend(module_provider_checks(&m));
+            for (shadowed, winner) in &m.shadowed {
+                let winner_name = dir
+                    .files(db)
+                    .iter()
+                    .find(|f| f.id(db) == *winner)
+                    .map(|f| f.file_name(db).to_string())
+                    .unwrap_or_default();
+                out.push(Diagnostic::new(
+                    Code::ShadowedByTofuFile,
+                    FileRange::new(*shadowed, TextRange::default()),
+                    format!("OpenTofu ignores this file because `{winner_name}` exists next to it"),
+                ));
+            }
+        }
+    }
+    let tree = module_tree(db, ws);
+    out.extend(tree.diagnostics.iter().cloned());
+    for root in &tree.roots {
+        out.extend(root_assignments(db, ws, tree.node(*root).dir).diagnostics.iter().cloned());
+    }
+    out.extend(tree_values(db, ws).diagnostics.iter().cloned());
+    out.extend(tree_provider_checks(db, ws).iter().cloned());
+    out.extend(test_file_checks(db, ws).iter().cloned());
+    sort_and_dedup(&mut out);
+    Arc::new(out)
+}
+
+/// Stable order (file, position, code) and no exact duplicates (a shared module can report the same problem from
+/// several instances).
+pub fn sort_and_dedup(diags: &mut Vec<Diagnostic>) {
+    diags.sort_by(|a, b| {
+        (a.location.file, a.location.range.start(), a.location.range.end(), a.code, &a.message).cmp(&(
+            b.location.file,
+            b.location.range.start(),
+            b.location.range.end(),
+            b.code,
+            &b.message,
+        ))
+    });
+    let mut seen = HashSet::new();
+    diags.retain(|d| seen.insert((d.location, d.code, d.message.clone())));
+}

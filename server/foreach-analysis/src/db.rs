@@ -1,0 +1,158 @@
+//! The salsa database: its inputs and the per-file and per-module queries.
+//!
+//! Inputs are what the host (CLI or language server) knows: file texts, which files each directory holds, the
+//! workspace's settings. Everything else is derived by tracked functions, so an edit re-runs only the queries
+//! that read what changed. Parse trees are the only large values: `parse` keeps a bounded number in memory (LRU),
+//! and everything downstream reads compact summaries.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use foreach_syntax::{FileKind, Parse};
+
+use crate::base::FileId;
+use crate::eval::scope::FileReader;
+use crate::model::lower::{FileSummary, lower_file};
+use crate::model::module::{Module, ModuleFile, build_module};
+use crate::settings::Settings;
+
+#[salsa::db]
+pub trait Db: salsa::Database {
+    /// How file functions (`file`, `templatefile`, …) read files; `None` when the host allows no reads. Reads
+    /// through it are not tracked by salsa: a changed template file is seen on the next change to the workspace.
+    fn file_reader(&self) -> Option<Arc<dyn FileReader>>;
+}
+
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct RootDatabase {
+    storage: salsa::Storage<Self>,
+    file_reader: Option<Arc<dyn FileReader>>,
+}
+
+impl RootDatabase {
+    pub fn set_file_reader(&mut self, reader: Option<Arc<dyn FileReader>>) {
+        self.file_reader = reader;
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for RootDatabase {}
+
+#[salsa::db]
+impl Db for RootDatabase {
+    fn file_reader(&self) -> Option<Arc<dyn FileReader>> {
+        self.file_reader.clone()
+    }
+}
+
+/// One file the host has loaded (or tried to).
+#[salsa::input(debug)]
+pub struct SourceFile {
+    #[returns(copy)]
+    pub id: FileId,
+    /// Absolute, `/`-separated path.
+    #[returns(ref)]
+    pub path: String,
+    #[returns(copy)]
+    pub kind: FileKind,
+    #[returns(ref)]
+    pub text: Arc<str>,
+    /// Why the file could not be read as text, if it could not.
+    #[returns(ref)]
+    pub load_error: Option<String>,
+}
+
+impl SourceFile {
+    pub fn file_name(self, db: &dyn Db) -> &str {
+        let path = self.path(db);
+        path.rsplit('/').next().unwrap_or(path)
+    }
+}
+
+/// A directory that may hold a module, with the files foreach-ls reads in it.
+#[salsa::input(debug)]
+pub struct ModuleDir {
+    /// Absolute, `/`-separated, canonical path.
+    #[returns(ref)]
+    pub path: String,
+    #[returns(ref)]
+    pub files: Arc<[SourceFile]>,
+    /// False when the host found no such directory (a module source pointing nowhere).
+    #[returns(copy)]
+    pub exists: bool,
+}
+
+/// Everything loaded, plus the settings that shape evaluation.
+#[salsa::input(debug)]
+pub struct Workspace {
+    #[returns(ref)]
+    pub dirs: Arc<[ModuleDir]>,
+    /// Lexical paths the host resolved to another (canonical) directory, e.g. through a symlink.
+    #[returns(ref)]
+    pub dir_aliases: Arc<HashMap<String, String>>,
+    /// `.terraform/modules/modules.json` texts, by the root directory that holds them.
+    #[returns(ref)]
+    pub manifests: Arc<HashMap<String, Arc<str>>>,
+    /// Directories the user asked to check (walked recursively by the host).
+    #[returns(ref)]
+    pub roots: Arc<[String]>,
+    #[returns(ref)]
+    pub settings: Arc<Settings>,
+}
+
+/// Parses one file. At most a few hundred trees stay cached; the rest are dropped and re-parsed on demand.
+#[salsa::tracked(returns(clone), lru = 256)]
+pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
+    if file.load_error(db).is_some() {
+        return Arc::new(Parse::default());
+    }
+    Arc::new(foreach_syntax::parse(file.text(db), file.kind(db)))
+}
+
+/// The items a configuration file declares, and its syntax errors.
+///
+/// It parses the text itself instead of reading the memoised [`parse`]: the tree is dropped as soon as it is
+/// summarised, so checking a large workspace never holds every tree at once (salsa's LRU only evicts between
+/// revisions, too late for one `check` run).
+#[salsa::tracked(returns(clone))]
+pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
+    if file.load_error(db).is_some() {
+        return Arc::new(FileSummary::default());
+    }
+    let parse = foreach_syntax::parse(file.text(db), file.kind(db));
+    let mut summary = lower_file(file.id(db), &parse.body);
+    summary.syntax_errors = parse.errors;
+    Arc::new(summary)
+}
+
+/// The merged configuration of a module directory.
+#[salsa::tracked(returns(clone))]
+pub fn module(db: &dyn Db, dir: ModuleDir) -> Arc<Module> {
+    let files = dir.files(db);
+    let summaries: Vec<(SourceFile, Arc<FileSummary>)> =
+        files.iter().filter(|f| f.kind(db).is_config()).map(|f| (*f, file_summary(db, *f))).collect();
+    let inputs: Vec<ModuleFile> = summaries
+        .iter()
+        .map(|(f, s)| ModuleFile { file: f.id(db), name: f.file_name(db), kind: f.kind(db), summary: s })
+        .collect();
+    Arc::new(build_module(&inputs))
+}
+
+/// Directories by path (aliases included), for resolving module sources.
+#[salsa::tracked(returns(clone))]
+pub fn dir_index(db: &dyn Db, ws: Workspace) -> Arc<HashMap<String, ModuleDir>> {
+    let mut map: HashMap<String, ModuleDir> = ws.dirs(db).iter().map(|d| (d.path(db).clone(), *d)).collect();
+    for (alias, target) in ws.dir_aliases(db).iter() {
+        if let Some(d) = map.get(target).copied() {
+            map.insert(alias.clone(), d);
+        }
+    }
+    Arc::new(map)
+}
+
+/// Files by id, for turning diagnostics back into paths and texts.
+#[salsa::tracked(returns(clone))]
+pub fn file_index(db: &dyn Db, ws: Workspace) -> Arc<HashMap<FileId, SourceFile>> {
+    Arc::new(ws.dirs(db).iter().flat_map(|d| d.files(db).iter().map(|f| (f.id(db), *f))).collect())
+}

@@ -1,0 +1,253 @@
+//! The analysis facade: the host (CLI or language server) applies [`Change`]s and asks questions.
+//!
+//! The host owns all IO. It reports what it read as file texts (or read errors), which directories exist, and
+//! which lexical paths are aliases of others (symlinks). The analysis tells it which directories module calls need
+//! that it has not loaded yet, so loading is a loop the host drives until nothing is missing.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use foreach_syntax::FileKind;
+use rayon::prelude::*;
+use salsa::Setter;
+
+use crate::base::FileId;
+use crate::checks::workspace_diagnostics;
+use crate::db::{ModuleDir, RootDatabase, SourceFile, Workspace, file_summary};
+use crate::diagnostics::Diagnostic;
+use crate::eval::scope::FileReader;
+use crate::eval::{EvalContext, Value};
+use crate::module_eval::scope_for_node;
+use crate::paths::parent;
+use crate::settings::Settings;
+use crate::tree::module_tree;
+
+/// The file id of an expression given to [`AnalysisHost::evaluate_in`] (it is in no file).
+pub const EXPRESSION_FILE: FileId = FileId(u32::MAX - 1);
+
+/// The result of evaluating one expression: its value, and the diagnostics evaluating it raised.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    pub value: Value,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A batch of updates, applied at once so that salsa inputs change once per batch.
+#[derive(Debug, Default)]
+pub struct Change {
+    /// Added or changed files: absolute path and the text, or why it could not be read.
+    pub files: Vec<(String, Result<Arc<str>, String>)>,
+    pub removed_files: Vec<String>,
+    /// Directories the host looked for: path and whether it exists.
+    pub dirs: Vec<(String, bool)>,
+    /// Lexical path -> canonical path.
+    pub dir_aliases: Vec<(String, String)>,
+    /// `.terraform/modules/modules.json` text by root directory.
+    pub manifests: Vec<(String, Arc<str>)>,
+    pub roots: Option<Vec<String>>,
+    pub settings: Option<Settings>,
+}
+
+pub struct AnalysisHost {
+    db: RootDatabase,
+    ws: Workspace,
+    files: HashMap<String, SourceFile>,
+    dirs: HashMap<String, ModuleDir>,
+    next_file_id: u32,
+}
+
+impl Default for AnalysisHost {
+    fn default() -> Self {
+        AnalysisHost::new()
+    }
+}
+
+impl AnalysisHost {
+    pub fn new() -> AnalysisHost {
+        let db = RootDatabase::default();
+        let ws = Workspace::new(
+            &db,
+            Arc::from([]),
+            Arc::new(HashMap::new()),
+            Arc::new(HashMap::new()),
+            Arc::from([]),
+            Arc::new(Settings::default()),
+        );
+        AnalysisHost { db, ws, files: HashMap::new(), dirs: HashMap::new(), next_file_id: 0 }
+    }
+
+    pub fn apply_change(&mut self, change: Change) {
+        let mut touched_dirs: Vec<String> = Vec::new();
+        for (path, text) in change.files {
+            let name = path.rsplit('/').next().unwrap_or(&path);
+            let Some(kind) = FileKind::from_file_name(name) else { continue };
+            let (text, error) = match text {
+                Ok(t) => (t, None),
+                Err(e) => (Arc::from(""), Some(e)),
+            };
+            match self.files.get(&path) {
+                Some(file) => {
+                    file.set_text(&mut self.db).to(text);
+                    file.set_load_error(&mut self.db).to(error);
+                }
+                None => {
+                    let id = FileId(self.next_file_id);
+                    self.next_file_id += 1;
+                    let file = SourceFile::new(&self.db, id, path.clone(), kind, text, error);
+                    self.files.insert(path.clone(), file);
+                    touched_dirs.push(parent(&path).to_string());
+                }
+            }
+        }
+        for path in change.removed_files {
+            if self.files.remove(&path).is_some() {
+                touched_dirs.push(parent(&path).to_string());
+            }
+        }
+        let mut dirs_changed = false;
+        for (path, exists) in change.dirs {
+            match self.dirs.get(&path) {
+                Some(d) => {
+                    if d.exists(&self.db) != exists {
+                        d.set_exists(&mut self.db).to(exists);
+                    }
+                }
+                None => {
+                    let d = ModuleDir::new(&self.db, path.clone(), Arc::from([]), exists);
+                    self.dirs.insert(path, d);
+                    dirs_changed = true;
+                }
+            }
+        }
+        touched_dirs.sort();
+        touched_dirs.dedup();
+        // One pass over all files groups the touched directories' files (a bulk load touches every directory).
+        let touched: std::collections::HashSet<&str> = touched_dirs.iter().map(String::as_str).collect();
+        let mut by_dir: HashMap<String, Vec<(&String, SourceFile)>> = HashMap::new();
+        for (p, f) in &self.files {
+            let dir = parent(p);
+            if touched.contains(dir) {
+                by_dir.entry(dir.to_string()).or_default().push((p, *f));
+            }
+        }
+        for dir in &touched_dirs {
+            let mut fs = by_dir.remove(dir).unwrap_or_default();
+            fs.sort_by(|a, b| a.0.cmp(b.0));
+            let files: Vec<SourceFile> = fs.into_iter().map(|(_, f)| f).collect();
+            match self.dirs.get(dir) {
+                Some(d) => {
+                    d.set_files(&mut self.db).to(Arc::from(files));
+                }
+                None => {
+                    let d = ModuleDir::new(&self.db, dir.clone(), Arc::from(files), true);
+                    self.dirs.insert(dir.clone(), d);
+                    dirs_changed = true;
+                }
+            }
+        }
+        if dirs_changed {
+            let mut dirs: Vec<(&String, &ModuleDir)> = self.dirs.iter().collect();
+            dirs.sort_by(|a, b| a.0.cmp(b.0));
+            let dirs: Vec<ModuleDir> = dirs.into_iter().map(|(_, d)| *d).collect();
+            self.ws.set_dirs(&mut self.db).to(Arc::from(dirs));
+        }
+        if !change.dir_aliases.is_empty() {
+            let mut aliases = (**self.ws.dir_aliases(&self.db)).clone();
+            aliases.extend(change.dir_aliases);
+            self.ws.set_dir_aliases(&mut self.db).to(Arc::new(aliases));
+        }
+        if !change.manifests.is_empty() {
+            let mut manifests = (**self.ws.manifests(&self.db)).clone();
+            manifests.extend(change.manifests);
+            self.ws.set_manifests(&mut self.db).to(Arc::new(manifests));
+        }
+        if let Some(roots) = change.roots {
+            self.ws.set_roots(&mut self.db).to(Arc::from(roots));
+        }
+        if let Some(settings) = change.settings {
+            self.ws.set_settings(&mut self.db).to(Arc::new(settings));
+        }
+    }
+
+    /// Parses and summarises every configuration file on all cores. Purely a speed-up: every query computes what
+    /// it needs on demand anyway.
+    pub fn prime_caches(&self) {
+        // Largest first, so one big file does not start last and leave the other cores idle.
+        let mut files: Vec<SourceFile> = self.files.values().copied().collect();
+        files.sort_by_key(|f| std::cmp::Reverse(f.text(&self.db).len()));
+        files.par_iter().for_each_with(self.db.clone(), |db, file| {
+            if file.kind(db).is_config() {
+                file_summary(db, *file);
+            } else {
+                crate::db::parse(db, *file);
+            }
+        });
+    }
+
+    /// Local module directories that calls point to and the host has not loaded yet.
+    pub fn unloaded_dirs(&self) -> Vec<String> {
+        module_tree(&self.db, self.ws).unloaded_dirs.clone()
+    }
+
+    /// Every diagnostic in the workspace, sorted by file and position.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        (*workspace_diagnostics(&self.db, self.ws)).clone()
+    }
+
+    pub fn file_path(&self, id: FileId) -> Option<String> {
+        self.files.values().find(|f| f.id(&self.db) == id).map(|f| f.path(&self.db).clone())
+    }
+
+    pub fn file_text(&self, id: FileId) -> Option<Arc<str>> {
+        self.files.values().find(|f| f.id(&self.db) == id).map(|f| f.text(&self.db).clone())
+    }
+
+    /// Paths and texts of all loaded files by id (one pass, for rendering many diagnostics).
+    pub fn file_table(&self) -> HashMap<FileId, (String, Arc<str>)> {
+        self.files.values().map(|f| (f.id(&self.db), (f.path(&self.db).clone(), f.text(&self.db).clone()))).collect()
+    }
+
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Lets file functions read files through `reader` (the host decides what may be read).
+    pub fn set_file_reader(&mut self, reader: Option<Arc<dyn FileReader>>) {
+        self.db.set_file_reader(reader);
+    }
+
+    /// Evaluates `expr` in the static scope of the root module in directory `dir` (the `eval` command). `None`
+    /// when `dir` holds no root module.
+    pub fn evaluate_in(&self, dir: &str, expr: &str) -> Option<Evaluation> {
+        let tree = module_tree(&self.db, self.ws);
+        let node = tree.roots.iter().copied().find(|r| tree.node(*r).dir.path(&self.db) == dir)?;
+        let (scope, mut diagnostics) = scope_for_node(&self.db, self.ws, node);
+        let value = match foreach_syntax::parse_expr(expr) {
+            Ok(parsed) => {
+                let ctx = EvalContext { origin: "the expression".to_string(), ..EvalContext::default() };
+                let v = scope.eval(EXPRESSION_FILE, &parsed, &ctx);
+                diagnostics.extend(scope.take_diagnostics());
+                v
+            }
+            Err(e) => {
+                diagnostics.push(Diagnostic::new(
+                    crate::Code::SyntaxError,
+                    crate::FileRange::new(EXPRESSION_FILE, e.range),
+                    e.message,
+                ));
+                Value::unknown(crate::eval::UnknownCause::Invalid {
+                    location: crate::FileRange::new(EXPRESSION_FILE, e.range),
+                })
+            }
+        };
+        Some(Evaluation { value, diagnostics })
+    }
+
+    pub fn db(&self) -> &RootDatabase {
+        &self.db
+    }
+
+    pub fn workspace(&self) -> Workspace {
+        self.ws
+    }
+}

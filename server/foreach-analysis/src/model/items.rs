@@ -1,0 +1,213 @@
+//! The configuration model's items: what OpenTofu declares in a module, in the spec's nouns.
+//!
+//! Items keep only what the analysis needs: meta-arguments and declarations as full expressions, everything else
+//! in a resource or output body as the list of references it makes. This keeps a summary of a 20 MB workspace
+//! small (the parse trees are dropped once summarised) while still answering every check.
+
+use foreach_syntax::TextRange;
+use foreach_syntax::ast::{Block, Expr, Ident};
+
+use crate::base::{FileId, FileRange};
+use crate::model::refs::Reference;
+
+/// An optional argument. Boxed: most are absent, and an inline `Arg` would make every item several hundred bytes.
+pub type OptArg = Option<Box<Arg>>;
+
+/// One attribute (`name = expr`) with the file it came from (after override merging, an item's attributes may
+/// come from different files).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Arg {
+    pub file: FileId,
+    pub name: Ident,
+    pub expr: Expr,
+    /// The whole `name = expr` attribute.
+    pub range: TextRange,
+}
+
+impl Arg {
+    pub fn location(&self) -> FileRange {
+        FileRange::new(self.file, self.range)
+    }
+
+    pub fn expr_location(&self) -> FileRange {
+        FileRange::new(self.file, self.expr.range)
+    }
+
+    pub fn key_location(&self) -> FileRange {
+        FileRange::new(self.file, self.name.range)
+    }
+}
+
+/// Where a block is: its file, the whole block, and the label that names it (for diagnostics on one line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockSite {
+    pub file: FileId,
+    pub range: TextRange,
+    /// The name label, or the block keyword for unlabelled blocks.
+    pub name_range: TextRange,
+}
+
+impl BlockSite {
+    pub fn name_location(&self) -> FileRange {
+        FileRange::new(self.file, self.name_range)
+    }
+}
+
+/// References made by an item body, with the file they are in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyRefs {
+    pub file: FileId,
+    pub refs: Vec<Reference>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variable {
+    pub name: String,
+    pub site: BlockSite,
+    pub ty: OptArg,
+    pub default: OptArg,
+    pub nullable: OptArg,
+    pub sensitive: OptArg,
+    /// OpenTofu 1.12 `const = true|false`.
+    pub constant: OptArg,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Local {
+    pub name: String,
+    pub arg: Arg,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderBlock {
+    /// The provider's local name (`aws`).
+    pub name: String,
+    pub site: BlockSite,
+    pub alias: OptArg,
+    pub for_each: OptArg,
+    pub version: OptArg,
+    /// Everything that is not a meta-argument: what makes the block "configured".
+    pub config: Vec<Arg>,
+    /// Nested blocks other than reserved ones (`assume_role { … }`), also configuration.
+    pub config_blocks: Vec<(String, FileRange)>,
+    /// Reserved names used anyway (`count`, `depends_on`, `source`, `lifecycle`, `locals`), with their ranges.
+    pub reserved: Vec<(String, FileRange)>,
+    /// References in the configuration body (for `each.*` checks).
+    pub body_refs: BodyRefs,
+}
+
+impl ProviderBlock {
+    pub fn alias_name(&self) -> Option<String> {
+        self.alias.as_ref().and_then(|a| a.expr.as_string_literal())
+    }
+
+    /// A block with anything besides `alias`, `for_each` and `version` configures the provider; an empty one is
+    /// only a proxy (OpenTofu's distinction, which decides where provider blocks may live).
+    pub fn is_configured(&self) -> bool {
+        !self.config.is_empty() || !self.config_blocks.is_empty()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ResourceMode {
+    Managed,
+    Data,
+    Ephemeral,
+}
+
+impl ResourceMode {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ResourceMode::Managed => "resource",
+            ResourceMode::Data => "data",
+            ResourceMode::Ephemeral => "ephemeral",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    pub mode: ResourceMode,
+    pub ty: String,
+    pub name: String,
+    pub site: BlockSite,
+    pub for_each: OptArg,
+    pub count: OptArg,
+    /// OpenTofu 1.11 `lifecycle { enabled = … }`.
+    pub enabled: OptArg,
+    pub provider: OptArg,
+    pub depends_on: OptArg,
+    pub body_refs: BodyRefs,
+}
+
+impl Resource {
+    /// `aws_s3_bucket.logs` / `data.aws_region.current`.
+    pub fn address(&self) -> String {
+        match self.mode {
+            ResourceMode::Managed => format!("{}.{}", self.ty, self.name),
+            m => format!("{}.{}.{}", m.keyword(), self.ty, self.name),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleCall {
+    pub name: String,
+    pub site: BlockSite,
+    pub source: OptArg,
+    pub version: OptArg,
+    pub for_each: OptArg,
+    pub count: OptArg,
+    pub enabled: OptArg,
+    pub depends_on: OptArg,
+    pub providers: OptArg,
+    /// The arguments passed to the child's variables.
+    pub inputs: Vec<Arg>,
+}
+
+impl ModuleCall {
+    pub fn input(&self, name: &str) -> Option<&Arg> {
+        self.inputs.iter().rev().find(|a| a.name.name == name)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub name: String,
+    pub site: BlockSite,
+    pub body_refs: BodyRefs,
+}
+
+/// An entry of `terraform { required_providers { … } }`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequiredProvider {
+    pub local_name: String,
+    pub location: FileRange,
+    pub source: Option<String>,
+    pub configuration_aliases: Vec<ConfigurationAlias>,
+}
+
+/// `aws.src` in `configuration_aliases = [aws.src]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigurationAlias {
+    pub provider: String,
+    pub alias: String,
+    pub location: FileRange,
+}
+
+/// `check`, `import`, `moved`, `removed` and any block type we do not model in detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OtherBlock {
+    pub kind: String,
+    pub site: BlockSite,
+    pub provider: OptArg,
+    pub body_refs: BodyRefs,
+}
+
+/// A `terraform { backend "x" { … } }` or `terraform { encryption { … } }` block, kept whole (it is small and
+/// evaluated argument by argument).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsBlock {
+    pub file: FileId,
+    pub block: Block,
+}

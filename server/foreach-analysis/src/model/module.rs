@@ -1,0 +1,250 @@
+//! Builds one module (a directory) from the summaries of its files, by OpenTofu's loading rules:
+//!
+//! - `x.tofu` (or `x.tofu.json`) replaces `x.tf` (or `x.tf.json`) of the same base name; the `.tf` file is ignored;
+//! - `override.tf` and `*_override.tf` files (any flavour) are merged into the primary files' blocks afterwards,
+//!   in lexical order of file name: an override's attributes replace the base block's, locals are overridden one
+//!   by one, and a provider override ignores `for_each` (OpenTofu merges only `version` and the body);
+//! - a name declared twice among the primary files is an error.
+
+use std::collections::HashMap;
+
+use std::sync::Arc;
+
+use foreach_syntax::FileKind;
+
+use crate::base::{FileId, FileRange};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::model::items::*;
+use crate::model::lower::FileSummary;
+
+/// A file of a module directory, as the module builder sees it.
+pub struct ModuleFile<'a> {
+    pub file: FileId,
+    /// The file name (no directory), which decides `.tofu` shadowing and override status.
+    pub name: &'a str,
+    pub kind: FileKind,
+    pub summary: &'a FileSummary,
+}
+
+/// The merged configuration of one module directory.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Module {
+    /// The files OpenTofu reads, primary files first, then overrides (each group in lexical order).
+    pub files: Vec<FileId>,
+    /// `.tf` files ignored because a `.tofu` file of the same base name exists, with the file that wins.
+    pub shadowed: Vec<(FileId, FileId)>,
+    pub variables: Vec<Arc<Variable>>,
+    pub locals: Vec<Arc<Local>>,
+    pub providers: Vec<Arc<ProviderBlock>>,
+    pub resources: Vec<Arc<Resource>>,
+    pub module_calls: Vec<Arc<ModuleCall>>,
+    pub outputs: Vec<Arc<Output>>,
+    pub required_providers: Vec<Arc<RequiredProvider>>,
+    pub backends: Vec<Arc<SettingsBlock>>,
+    pub encryption: Vec<Arc<SettingsBlock>>,
+    pub others: Vec<Arc<OtherBlock>>,
+    /// Problems of the merge itself (duplicates, overrides without a base).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Module {
+    pub fn variable(&self, name: &str) -> Option<&Variable> {
+        self.variables.iter().find(|v| v.name == name).map(|v| &**v)
+    }
+
+    pub fn local(&self, name: &str) -> Option<&Local> {
+        self.locals.iter().find(|l| l.name == name).map(|l| &**l)
+    }
+
+    pub fn module_call(&self, name: &str) -> Option<&ModuleCall> {
+        self.module_calls.iter().find(|m| m.name == name).map(|m| &**m)
+    }
+}
+
+fn is_override(name: &str) -> bool {
+    let base = FileKind::base_name(name);
+    base == "override" || base.ends_with("_override")
+}
+
+pub fn build_module(files: &[ModuleFile<'_>]) -> Module {
+    let mut module = Module::default();
+    let config: Vec<&ModuleFile> = files.iter().filter(|f| f.kind.is_config()).collect();
+
+    // `.tofu` shadowing: keyed by base name and syntax (native vs JSON), as OpenTofu does.
+    let mut tofu_by_base: HashMap<(&str, bool), FileId> = HashMap::new();
+    for f in config.iter().filter(|f| f.kind.is_tofu()) {
+        tofu_by_base.insert((FileKind::base_name(f.name), f.kind.is_json()), f.file);
+    }
+    let mut live: Vec<&ModuleFile> = Vec::new();
+    for f in &config {
+        if !f.kind.is_tofu()
+            && let Some(winner) = tofu_by_base.get(&(FileKind::base_name(f.name), f.kind.is_json()))
+        {
+            module.shadowed.push((f.file, *winner));
+            continue;
+        }
+        live.push(f);
+    }
+    live.sort_by(|a, b| a.name.cmp(b.name));
+    let (overrides, primaries): (Vec<&ModuleFile>, Vec<&ModuleFile>) =
+        live.into_iter().partition(|f| is_override(f.name));
+
+    for f in &primaries {
+        module.files.push(f.file);
+        add_primary(&mut module, f.summary);
+    }
+    for f in &overrides {
+        module.files.push(f.file);
+        apply_override(&mut module, f.summary);
+    }
+    report_duplicates(&mut module);
+    module
+}
+
+fn add_primary(m: &mut Module, s: &FileSummary) {
+    m.variables.extend(s.variables.iter().cloned());
+    m.locals.extend(s.locals.iter().cloned());
+    m.providers.extend(s.providers.iter().cloned());
+    m.resources.extend(s.resources.iter().cloned());
+    m.module_calls.extend(s.module_calls.iter().cloned());
+    m.outputs.extend(s.outputs.iter().cloned());
+    m.required_providers.extend(s.required_providers.iter().cloned());
+    m.backends.extend(s.backends.iter().cloned());
+    m.encryption.extend(s.encryption.iter().cloned());
+    m.others.extend(s.others.iter().cloned());
+    m.diagnostics.extend(s.diagnostics.iter().cloned());
+}
+
+fn replace<T>(target: &mut Option<T>, with: &Option<T>)
+where
+    T: Clone,
+{
+    if with.is_some() {
+        *target = with.clone();
+    }
+}
+
+fn missing_base(m: &mut Module, what: &str, location: FileRange) {
+    m.diagnostics.push(Diagnostic::new(
+        Code::OverrideWithoutBase,
+        location,
+        format!("this override file overrides {what}, which no primary file of the module declares"),
+    ));
+}
+
+fn apply_override(m: &mut Module, s: &FileSummary) {
+    m.diagnostics.extend(s.diagnostics.iter().cloned());
+    for o in &s.variables {
+        match m.variables.iter_mut().find(|v| v.name == o.name) {
+            Some(v) => {
+                let v = Arc::make_mut(v);
+                replace(&mut v.ty, &o.ty);
+                replace(&mut v.default, &o.default);
+                replace(&mut v.nullable, &o.nullable);
+                replace(&mut v.sensitive, &o.sensitive);
+                replace(&mut v.constant, &o.constant);
+            }
+            None => missing_base(m, &format!("variable `{}`", o.name), o.site.name_location()),
+        }
+    }
+    for o in &s.locals {
+        match m.locals.iter_mut().find(|l| l.name == o.name) {
+            Some(l) => Arc::make_mut(l).arg = o.arg.clone(),
+            None => missing_base(m, &format!("local value `{}`", o.name), o.arg.key_location()),
+        }
+    }
+    for o in &s.providers {
+        let alias = o.alias_name();
+        match m.providers.iter_mut().find(|p| p.name == o.name && p.alias_name() == alias) {
+            Some(p) => {
+                let p = Arc::make_mut(p);
+                // OpenTofu merges only `version` and the configuration body; an override's `for_each` is ignored.
+                replace(&mut p.version, &o.version);
+                for arg in &o.config {
+                    p.config.retain(|a| a.name.name != arg.name.name);
+                    p.config.push(arg.clone());
+                }
+                for (name, loc) in &o.config_blocks {
+                    p.config_blocks.retain(|(n, _)| n != name);
+                    p.config_blocks.push((name.clone(), *loc));
+                }
+                p.body_refs.refs.extend(o.body_refs.refs.iter().cloned());
+            }
+            None => missing_base(m, &format!("provider `{}`", o.name), o.site.name_location()),
+        }
+    }
+    for o in &s.resources {
+        match m.resources.iter_mut().find(|r| r.mode == o.mode && r.ty == o.ty && r.name == o.name) {
+            Some(r) => {
+                let r = Arc::make_mut(r);
+                replace(&mut r.for_each, &o.for_each);
+                replace(&mut r.count, &o.count);
+                replace(&mut r.enabled, &o.enabled);
+                replace(&mut r.provider, &o.provider);
+                replace(&mut r.depends_on, &o.depends_on);
+            }
+            None => missing_base(m, &format!("`{}`", o.address()), o.site.name_location()),
+        }
+    }
+    for o in &s.module_calls {
+        match m.module_calls.iter_mut().find(|c| c.name == o.name) {
+            Some(c) => {
+                let c = Arc::make_mut(c);
+                replace(&mut c.source, &o.source);
+                replace(&mut c.version, &o.version);
+                replace(&mut c.for_each, &o.for_each);
+                replace(&mut c.count, &o.count);
+                replace(&mut c.enabled, &o.enabled);
+                replace(&mut c.depends_on, &o.depends_on);
+                replace(&mut c.providers, &o.providers);
+                for input in &o.inputs {
+                    c.inputs.retain(|a| a.name.name != input.name.name);
+                    c.inputs.push(input.clone());
+                }
+            }
+            None => missing_base(m, &format!("module call `{}`", o.name), o.site.name_location()),
+        }
+    }
+    for o in &s.outputs {
+        match m.outputs.iter_mut().find(|out| out.name == o.name) {
+            Some(out) => Arc::make_mut(out).body_refs = o.body_refs.clone(),
+            None => missing_base(m, &format!("output `{}`", o.name), o.site.name_location()),
+        }
+    }
+    for o in &s.required_providers {
+        m.required_providers.retain(|r| r.local_name != o.local_name);
+        m.required_providers.push(o.clone());
+    }
+    if !s.backends.is_empty() {
+        m.backends = s.backends.clone();
+    }
+    if !s.encryption.is_empty() {
+        m.encryption = s.encryption.clone();
+    }
+    m.others.extend(s.others.iter().cloned());
+}
+
+fn report_duplicates(m: &mut Module) {
+    let mut diags = Vec::new();
+    dup(&mut diags, "variable", m.variables.iter().map(|v| (v.name.clone(), v.site.name_location())));
+    dup(&mut diags, "local value", m.locals.iter().map(|l| (l.name.clone(), l.arg.key_location())));
+    dup(&mut diags, "output", m.outputs.iter().map(|o| (o.name.clone(), o.site.name_location())));
+    dup(&mut diags, "module call", m.module_calls.iter().map(|c| (c.name.clone(), c.site.name_location())));
+    dup(&mut diags, "resource", m.resources.iter().map(|r| (r.address(), r.site.name_location())));
+    m.diagnostics.extend(diags);
+}
+
+fn dup(diags: &mut Vec<Diagnostic>, what: &str, items: impl Iterator<Item = (String, FileRange)>) {
+    let mut seen: HashMap<String, FileRange> = HashMap::new();
+    for (name, loc) in items {
+        match seen.get(&name) {
+            Some(first) => diags.push(
+                Diagnostic::new(Code::DuplicateBlock, loc, format!("{what} `{name}` is declared more than once"))
+                    .with_related(*first, format!("`{name}` is first declared here")),
+            ),
+            None => {
+                seen.insert(name, loc);
+            }
+        }
+    }
+}

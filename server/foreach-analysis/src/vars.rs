@@ -1,0 +1,157 @@
+//! Which value each root variable gets, by OpenTofu's precedence (later wins):
+//!
+//! default < `TF_VAR_name` < `terraform.tfvars` < `terraform.tfvars.json` < `*.auto.tfvars(.json)` in lexical order
+//! of file name < `--var` / `--var-file` in the order given.
+//!
+//! Only the root module reads `.tfvars` files; a child module's variables come from its caller's arguments. This
+//! module decides *which* assignment wins and where it is; turning it into a typed value is the evaluator's job.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use foreach_syntax::FileKind;
+use foreach_syntax::ast::{Expr, Structure};
+
+use crate::base::{FileId, FileRange};
+use crate::db::{Db, ModuleDir, SourceFile, Workspace, module, parse};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::settings::CliVariable;
+
+/// Where a variable's value comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueSource {
+    /// `TF_VAR_name`.
+    Environment,
+    /// An attribute in a `.tfvars` file (auto-loaded or given with `--var-file`).
+    File { location: FileRange },
+    /// `--var name=value`, the n-th `--var`/`--var-file` on the command line.
+    CommandLine { position: usize },
+}
+
+/// The raw value before evaluation and type conversion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawValue {
+    /// An expression from a `.tfvars` file.
+    Expr { file: FileId, expr: Expr },
+    /// A string from the environment or the command line. OpenTofu parses it as an HCL expression when the
+    /// variable's type is not `string`, otherwise takes it literally.
+    Text(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignment {
+    pub source: ValueSource,
+    pub value: RawValue,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RootAssignments {
+    /// The winning assignment of each variable that has one.
+    pub values: HashMap<String, Assignment>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The order in which OpenTofu auto-loads the `.tfvars` files of a root module directory.
+pub fn auto_loaded_var_files(db: &dyn Db, dir: ModuleDir) -> Vec<SourceFile> {
+    let mut tfvars: Vec<SourceFile> = Vec::new();
+    let mut auto: Vec<SourceFile> = Vec::new();
+    for f in dir.files(db).iter() {
+        let name = f.file_name(db);
+        match name {
+            "terraform.tfvars" | "terraform.tfvars.json" => tfvars.push(*f),
+            _ if name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json") => auto.push(*f),
+            _ => {}
+        }
+    }
+    // `terraform.tfvars` before `terraform.tfvars.json`; auto files by name.
+    tfvars.sort_by_key(|f| f.kind(db) == FileKind::TfvarsJson);
+    auto.sort_by(|a, b| a.file_name(db).cmp(b.file_name(db)));
+    tfvars.extend(auto);
+    tfvars
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootAssignments> {
+    // Command-line var files apply to every root checked at once; only warn about their undeclared names when
+    // there is a single root, or the warning would fire for every root that legitimately lacks the variable.
+    let single_root = crate::tree::module_tree(db, ws).roots.len() <= 1;
+    let settings = ws.settings(db);
+    let module = module(db, dir);
+    let declared = |name: &str| module.variable(name).is_some();
+    let mut out = RootAssignments::default();
+
+    for (name, value) in &settings.env_variables {
+        // OpenTofu ignores TF_VAR_ values of undeclared variables silently.
+        if declared(name) {
+            out.values.insert(
+                name.clone(),
+                Assignment { source: ValueSource::Environment, value: RawValue::Text(value.clone()) },
+            );
+        }
+    }
+    for file in auto_loaded_var_files(db, dir) {
+        apply_file(db, file, &declared, true, &mut out);
+    }
+    let files_by_path: HashMap<&String, SourceFile> =
+        ws.dirs(db).iter().flat_map(|d| d.files(db).iter()).map(|f| (f.path(db), *f)).collect();
+    for (position, v) in settings.cli_variables.iter().enumerate() {
+        match v {
+            CliVariable::File(path) => {
+                if let Some(file) = files_by_path.get(path) {
+                    apply_file(db, *file, &declared, single_root, &mut out);
+                }
+            }
+            CliVariable::Value { name, value } => {
+                out.values.insert(
+                    name.clone(),
+                    Assignment { source: ValueSource::CommandLine { position }, value: RawValue::Text(value.clone()) },
+                );
+            }
+        }
+    }
+    Arc::new(out)
+}
+
+fn apply_file(
+    db: &dyn Db,
+    file: SourceFile,
+    declared: &dyn Fn(&str) -> bool,
+    warn_undeclared: bool,
+    out: &mut RootAssignments,
+) {
+    let id = file.id(db);
+    let parsed = parse(db, file);
+    for s in &parsed.body.structures {
+        match s {
+            Structure::Attribute(a) => {
+                let name = &a.key.name;
+                if !declared(name) {
+                    if !warn_undeclared {
+                        continue;
+                    }
+                    out.diagnostics.push(Diagnostic::new(
+                        Code::UndeclaredVariableValue,
+                        FileRange::new(id, a.key.range),
+                        format!(
+                            "`{name}` is set here, but the root module declares no variable `{name}`; OpenTofu \
+                             ignores this value (declare the variable or remove the line)"
+                        ),
+                    ));
+                    continue;
+                }
+                out.values.insert(
+                    name.clone(),
+                    Assignment {
+                        source: ValueSource::File { location: FileRange::new(id, a.range) },
+                        value: RawValue::Expr { file: id, expr: a.value.clone() },
+                    },
+                );
+            }
+            Structure::Block(b) => out.diagnostics.push(Diagnostic::new(
+                Code::InvalidVariableValue,
+                FileRange::new(id, b.ident.range),
+                "a .tfvars file holds only `name = value` assignments, not blocks",
+            )),
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! Structural tests of the configuration model, the module tree and variable precedence, on in-memory workspaces.
+//! (Diagnostics are tested with fixtures under `testdata/`; these check what the model *is*.)
+
+use std::sync::Arc;
+
+use foreach_analysis::db::{ModuleDir, module};
+use foreach_analysis::tree::{CallTarget, module_tree};
+use foreach_analysis::vars::{RawValue, ValueSource, root_assignments};
+use foreach_analysis::{AnalysisHost, Change, CliVariable, Code, Settings};
+
+fn host(files: &[(&str, &str)]) -> AnalysisHost {
+    host_with(files, Settings::default())
+}
+
+fn host_with(files: &[(&str, &str)], settings: Settings) -> AnalysisHost {
+    let mut h = AnalysisHost::new();
+    h.apply_change(Change {
+        files: files.iter().map(|(p, t)| (p.to_string(), Ok(Arc::from(*t)))).collect(),
+        roots: Some(vec!["/ws".to_string()]),
+        settings: Some(settings),
+        ..Change::default()
+    });
+    h
+}
+
+fn dir(h: &AnalysisHost, path: &str) -> ModuleDir {
+    *h.workspace().dirs(h.db()).iter().find(|d| d.path(h.db()) == path).expect("dir loaded")
+}
+
+fn codes(h: &AnalysisHost) -> Vec<&'static str> {
+    h.diagnostics().iter().map(|d| d.code.as_str()).collect()
+}
+
+#[test]
+fn tofu_file_replaces_tf_file_of_same_base_name() {
+    let h = host(&[
+        ("/ws/main.tf", "variable \"from_tf\" {}\n"),
+        ("/ws/main.tofu", "variable \"from_tofu\" {}\n"),
+        ("/ws/other.tf", "variable \"other\" {}\n"),
+    ]);
+    let m = module(h.db(), dir(&h, "/ws"));
+    let names: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["from_tofu", "other"]);
+    assert_eq!(m.shadowed.len(), 1);
+    assert_eq!(codes(&h), ["shadowed-by-tofu-file"]);
+}
+
+#[test]
+fn tofu_json_replaces_only_tf_json() {
+    let h =
+        host(&[("/ws/main.tf", "variable \"native\" {}\n"), ("/ws/main.tofu.json", r#"{"variable": {"json": {}}}"#)]);
+    let m = module(h.db(), dir(&h, "/ws"));
+    let mut names: Vec<&str> = m.variables.iter().map(|v| v.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["json", "native"], "main.tofu.json shadows main.tf.json, not main.tf");
+}
+
+#[test]
+fn override_files_replace_attributes_in_lexical_order() {
+    let h = host(&[
+        (
+            "/ws/main.tf",
+            "resource \"aws_vpc\" \"v\" {\n  for_each = local.a\n  cidr_block = \"x\"\n}\nlocals {\n  a = 1\n  b = 2\n}\n",
+        ),
+        ("/ws/override.tf", "resource \"aws_vpc\" \"v\" {\n  for_each = local.b\n}\n"),
+        ("/ws/z_override.tf", "locals {\n  b = 3\n}\n"),
+    ]);
+    let m = module(h.db(), dir(&h, "/ws"));
+    let fe = m.resources[0].for_each.as_ref().unwrap();
+    assert!(matches!(&fe.expr.kind, foreach_syntax::ast::ExprKind::Traversal { .. }));
+    let text = "resource \"aws_vpc\" \"v\" {\n  for_each = local.b\n}\n";
+    assert_eq!(&text[fe.expr.range], "local.b");
+    let b = m.local("b").unwrap();
+    assert_eq!(b.arg.expr.kind, foreach_syntax::ast::ExprKind::Number("3".into()));
+    assert!(codes(&h).is_empty(), "{:?}", h.diagnostics());
+}
+
+#[test]
+fn provider_override_ignores_for_each() {
+    let h = host(&[
+        ("/ws/main.tf", "provider \"aws\" {\n  alias = \"r\"\n  for_each = var.a\n  region = \"x\"\n}\n"),
+        ("/ws/main_override.tf", "provider \"aws\" {\n  alias = \"r\"\n  for_each = var.b\n  region = \"y\"\n}\n"),
+    ]);
+    let m = module(h.db(), dir(&h, "/ws"));
+    let p = &m.providers[0];
+    let fe = p.for_each.as_ref().unwrap();
+    assert_eq!(fe.file, m.files[0], "for_each still comes from main.tf");
+    assert_eq!(p.config.len(), 1);
+    assert_eq!(p.config[0].file, m.files[1], "region comes from the override");
+}
+
+#[test]
+fn override_without_base_and_duplicates_are_reported() {
+    let h =
+        host(&[("/ws/main.tf", "variable \"a\" {}\nvariable \"a\" {}\n"), ("/ws/override.tf", "variable \"b\" {}\n")]);
+    let mut c = codes(&h);
+    c.sort();
+    assert_eq!(c, ["duplicate-block", "override-without-base"]);
+    let dup = h.diagnostics().into_iter().find(|d| d.code == Code::DuplicateBlock).unwrap();
+    assert_eq!(dup.related.len(), 1, "points at the first declaration");
+}
+
+#[test]
+fn module_tree_follows_local_sources_and_reports_cycles() {
+    let h = host(&[
+        ("/ws/main.tf", "module \"a\" {\n  source = \"./a\"\n}\n"),
+        ("/ws/a/main.tf", "module \"b\" {\n  source = \"../b\"\n}\n"),
+        ("/ws/b/main.tf", "module \"back\" {\n  source = \"../a\"\n}\n"),
+    ]);
+    let tree = module_tree(h.db(), h.workspace());
+    assert_eq!(tree.roots.len(), 1, "a and b are called, so only /ws is a root");
+    let paths: Vec<String> = tree.nodes.iter().map(|n| n.address()).collect();
+    assert_eq!(paths, ["", "module.a", "module.a.module.b"]);
+    let b = tree.nodes.iter().find(|n| n.address() == "module.a.module.b").unwrap();
+    assert_eq!(b.children[0].target, CallTarget::Broken);
+    assert_eq!(codes(&h), ["module-cycle"]);
+}
+
+#[test]
+fn module_calling_itself_is_a_cycle() {
+    let h = host(&[("/ws/main.tf", "module \"me\" {\n  source = \"./\"\n}\n")]);
+    assert_eq!(codes(&h), ["module-cycle"]);
+}
+
+#[test]
+fn unloaded_and_missing_module_dirs() {
+    let mut h = host(&[("/ws/main.tf", "module \"x\" {\n  source = \"../elsewhere\"\n}\n")]);
+    assert_eq!(h.unloaded_dirs(), ["/elsewhere"]);
+    assert!(codes(&h).is_empty(), "not an error until the host says the directory is missing");
+    h.apply_change(Change { dirs: vec![("/elsewhere".into(), false)], ..Change::default() });
+    assert!(h.unloaded_dirs().is_empty());
+    assert_eq!(codes(&h), ["module-not-found"]);
+}
+
+#[test]
+fn registry_sources_resolve_through_modules_json() {
+    let mut h = host(&[
+        ("/ws/main.tf", "module \"vpc\" {\n  source = \"terraform-aws-modules/vpc/aws\"\n}\n"),
+        ("/ws/.terraform/modules/vpc/main.tf", "variable \"cidr\" {}\n"),
+    ]);
+    let tree = module_tree(h.db(), h.workspace());
+    assert_eq!(tree.node(tree.roots[0]).children[0].target, CallTarget::Unresolved, "no manifest yet");
+    let manifest = r#"{"Modules":[{"Key":"","Source":"","Dir":"."},{"Key":"vpc","Source":"registry.opentofu.org/terraform-aws-modules/vpc/aws","Dir":".terraform/modules/vpc"}]}"#;
+    h.apply_change(Change { manifests: vec![("/ws".into(), Arc::from(manifest))], ..Change::default() });
+    let tree = module_tree(h.db(), h.workspace());
+    assert_eq!(tree.roots.len(), 1, "installed modules are never roots");
+    assert!(matches!(tree.node(tree.roots[0]).children[0].target, CallTarget::Node(_)));
+}
+
+fn winner(h: &AnalysisHost, name: &str) -> (ValueSource, String) {
+    let a = root_assignments(h.db(), h.workspace(), dir(h, "/ws"));
+    let asg = a.values.get(name).expect("assigned").clone();
+    let text = match asg.value {
+        RawValue::Text(t) => t,
+        RawValue::Expr { expr, .. } => match expr.kind {
+            foreach_syntax::ast::ExprKind::Number(n) => n,
+            other => format!("{other:?}"),
+        },
+    };
+    (asg.source, text)
+}
+
+#[test]
+fn tfvars_precedence_follows_opentofu() {
+    let files = [
+        ("/ws/main.tf", "variable \"a\" {}\nvariable \"b\" {}\nvariable \"c\" {}\nvariable \"d\" {}\n"),
+        ("/ws/terraform.tfvars", "a = 1\nb = 1\nc = 1\nd = 1\n"),
+        ("/ws/terraform.tfvars.json", r#"{"b": 2, "c": 2, "d": 2}"#),
+        ("/ws/b.auto.tfvars", "c = 4\n"),
+        ("/ws/a.auto.tfvars.json", r#"{"c": 3, "d": 3}"#),
+        ("/ws/prod.tfvars", "d = 5\n"),
+    ];
+    let h = host(&files);
+    assert_eq!(winner(&h, "a").1, "1");
+    assert_eq!(winner(&h, "b").1, "2", "terraform.tfvars.json after terraform.tfvars");
+    assert_eq!(winner(&h, "c").1, "4", "auto files in lexical order, after terraform.tfvars*");
+    assert_eq!(winner(&h, "d").1, "3", "prod.tfvars is not auto-loaded");
+
+    let settings = Settings {
+        cli_variables: vec![
+            CliVariable::Value { name: "d".into(), value: "cli".into() },
+            CliVariable::File("/ws/prod.tfvars".into()),
+        ],
+        env_variables: vec![("a".into(), "env".into())],
+        ..Settings::default()
+    };
+    let h = host_with(&files, settings);
+    assert_eq!(winner(&h, "d").1, "5", "a later --var-file beats an earlier --var");
+    assert_eq!(winner(&h, "a").1, "1", "terraform.tfvars beats TF_VAR_a");
+    let settings = Settings {
+        cli_variables: vec![
+            CliVariable::File("/ws/prod.tfvars".into()),
+            CliVariable::Value { name: "d".into(), value: "cli".into() },
+        ],
+        env_variables: vec![("z".into(), "env".into())],
+        ..Settings::default()
+    };
+    let h = host_with(&files, settings);
+    assert_eq!(winner(&h, "d"), (ValueSource::CommandLine { position: 1 }, "cli".to_string()));
+}
+
+#[test]
+fn env_variables_are_lowest_precedence() {
+    let settings = Settings { env_variables: vec![("only_env".into(), "e".into())], ..Settings::default() };
+    let h = host_with(&[("/ws/main.tf", "variable \"only_env\" {}\n")], settings);
+    assert_eq!(winner(&h, "only_env"), (ValueSource::Environment, "e".to_string()));
+}
+
+#[test]
+fn undeclared_tfvars_entries_warn() {
+    let h = host(&[("/ws/main.tf", "variable \"a\" {}\n"), ("/ws/terraform.tfvars", "a = 1\nnope = 2\n")]);
+    assert_eq!(codes(&h), ["undeclared-variable-value"]);
+}

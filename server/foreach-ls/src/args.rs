@@ -1,0 +1,164 @@
+//! Command-line syntax (clap). Only parsing lives here; each command's behaviour is in its own module.
+
+use std::path::PathBuf;
+
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "foreach-ls",
+    version,
+    about = "Checks OpenTofu provider iteration (provider for_each) statically: a checker and a language server",
+    long_about = None,
+    propagate_version = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check root modules and everything they call; print diagnostics.
+    Check(CheckArgs),
+    /// Evaluate an expression in the static scope of a root module, as OpenTofu's early evaluation would.
+    Eval(EvalArgs),
+    /// Print every provider configuration with its instances, and what each block uses, as JSON.
+    Inspect(InspectArgs),
+    /// Start the language server on stdin/stdout.
+    Serve,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InspectArgs {
+    /// The root module directory (default: the current directory).
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+    #[command(flatten)]
+    pub vars: VarArgs,
+    /// Skip paths matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EvalFormat {
+    /// The value in `tofu console` syntax.
+    Human,
+    /// `{"value": <json>, "type": "<type>"}`.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct EvalArgs {
+    /// The expression, e.g. `local.regions` or `keys(var.accounts)`.
+    pub expression: String,
+    /// The root module directory (default: the current directory).
+    #[arg(long, value_name = "PATH", default_value = ".")]
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub vars: VarArgs,
+    #[arg(long, value_enum, default_value_t = EvalFormat::Human)]
+    pub format: EvalFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Code frames with the source line and a caret underline.
+    Human,
+    /// One JSON document with every diagnostic and a summary.
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other tools.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…`).
+    Github,
+}
+
+/// Variable options shared by every command that evaluates.
+#[derive(Debug, Clone, Args)]
+pub struct VarArgs {
+    /// Set a root variable: NAME=VALUE (repeatable; later ones win).
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    pub vars: Vec<String>,
+    /// Read root variable values from a file (repeatable; later ones win).
+    #[arg(long = "var-file", value_name = "FILE")]
+    pub var_files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// Root module directories or files in them (default: the current directory).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub vars: VarArgs,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit with status 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    /// Skip paths matching this glob (repeatable), relative to the walked directory, e.g. `**/examples/**`.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Never colour the output (colour is used only on a terminal anyway).
+    #[arg(long)]
+    pub no_color: bool,
+}
+
+pub use foreach_load::OrderedVar;
+
+pub struct Parsed {
+    pub cli: Cli,
+    /// `--var`/`--var-file` of the subcommand, interleaved in the order given (OpenTofu applies them in order).
+    pub ordered_vars: Vec<OrderedVar>,
+}
+
+pub fn parse<I, T>(args: I) -> Result<Parsed, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let matches = Cli::command().try_get_matches_from(args)?;
+    let cli = Cli::from_arg_matches(&matches)?;
+    let ordered_vars = match matches.subcommand() {
+        Some((_, sub)) => ordered_vars(sub),
+        None => Vec::new(),
+    };
+    Ok(Parsed { cli, ordered_vars })
+}
+
+fn ordered_vars(m: &ArgMatches) -> Vec<OrderedVar> {
+    let mut out: Vec<(usize, OrderedVar)> = Vec::new();
+    if let (Some(idx), Some(vals)) = (m.indices_of("vars"), m.get_many::<String>("vars")) {
+        out.extend(idx.zip(vals).map(|(i, v)| (i, OrderedVar::Var(v.clone()))));
+    }
+    if let (Some(idx), Some(vals)) = (m.indices_of("var_files"), m.get_many::<PathBuf>("var_files")) {
+        out.extend(idx.zip(vals).map(|(i, v)| (i, OrderedVar::File(v.clone()))));
+    }
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, v)| v).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn var_and_var_file_keep_their_order() {
+        let p =
+            parse(["foreach-ls", "check", "--var-file", "a.tfvars", "--var", "x=1", "--var-file", "b.tfvars"]).unwrap();
+        assert_eq!(
+            p.ordered_vars,
+            vec![
+                OrderedVar::File("a.tfvars".into()),
+                OrderedVar::Var("x=1".into()),
+                OrderedVar::File("b.tfvars".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn rejects_unknown_format() {
+        assert!(parse(["foreach-ls", "check", "--format", "xml"]).is_err());
+    }
+}

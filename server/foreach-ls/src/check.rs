@@ -1,0 +1,59 @@
+//! `foreach-ls check`: load, analyse, print, and choose the exit status.
+
+use std::io::{IsTerminal, Write};
+
+use crate::args::{CheckArgs, Format};
+use crate::exit::ExitStatus;
+use crate::{render, report};
+use foreach_load::OrderedVar;
+use foreach_load::{LoadOptions, load};
+
+/// `TF_VAR_name` values from the environment.
+pub fn env_variables() -> Vec<(String, String)> {
+    std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v))).collect()
+}
+
+pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
+    let env_vars: Vec<(String, String)> =
+        std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v))).collect();
+    let workspace_name = std::env::var("TF_WORKSPACE").unwrap_or_else(|_| "default".to_string());
+    let opts = LoadOptions { paths: &args.paths, excludes: &args.exclude, ordered_vars, env_vars, workspace_name };
+    let loaded = match load(&opts) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "foreach-ls: {}", e.0);
+            return ExitStatus::Usage;
+        }
+    };
+    let host = loaded.host;
+    if host.file_count() == 0 {
+        let roots: Vec<String> = loaded.roots.iter().map(|r| r.display().to_string()).collect();
+        let _ = writeln!(
+            std::io::stderr(),
+            "foreach-ls: no OpenTofu files (*.tf, *.tofu, *.tfvars and their JSON forms) under {}",
+            roots.join(", ")
+        );
+        return ExitStatus::Usage;
+    }
+    let diagnostics = host.diagnostics();
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let report = report::build(&diagnostics, &host.file_table(), &cwd);
+
+    let stdout = std::io::stdout();
+    let color = !args.no_color && stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let text = match args.format {
+        Format::Human => render::human(&report, color),
+        Format::Json => render::json(&report),
+        Format::Sarif => render::sarif(&report),
+        Format::Github => render::github(&report),
+    };
+    let mut lock = stdout.lock();
+    if lock.write_all(text.as_bytes()).and_then(|_| lock.flush()).is_err() {
+        return ExitStatus::Usage;
+    }
+    if report.summary.errors > 0 || (args.deny_warnings && report.summary.warnings > 0) {
+        ExitStatus::Diagnostics
+    } else {
+        ExitStatus::Clean
+    }
+}

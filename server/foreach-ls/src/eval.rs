@@ -1,0 +1,75 @@
+//! `foreach-ls eval EXPR`: the "static `tofu console`". Prints the value OpenTofu's early evaluation would compute,
+//! or why it cannot (the chain of references to the root cause), and exits 1 then.
+
+use std::io::Write;
+
+use foreach_analysis::eval::Value;
+use foreach_analysis::eval::functions::json_text;
+use foreach_analysis::eval::render::console;
+use serde_json::json;
+
+use crate::args::{EvalArgs, EvalFormat};
+use crate::check::env_variables;
+use crate::exit::ExitStatus;
+use foreach_load::OrderedVar;
+use foreach_load::{LoadOptions, load, path_string};
+
+pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
+    let paths = [args.dir.clone()];
+    let opts = LoadOptions {
+        paths: &paths,
+        excludes: &[],
+        ordered_vars,
+        env_vars: env_variables(),
+        workspace_name: std::env::var("TF_WORKSPACE").unwrap_or_else(|_| "default".to_string()),
+    };
+    let loaded = match load(&opts) {
+        Ok(l) => l,
+        Err(e) => return usage(&e.0),
+    };
+    let Some(root) = loaded.roots.first() else { return usage("no directory given") };
+    let Some(evaluation) = loaded.host.evaluate_in(&path_string(root), &args.expression) else {
+        return usage(&format!("`{}` holds no root module (no .tf or .tofu files)", args.dir.display()));
+    };
+    let value = evaluation.value;
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    // Only problems in the expression itself: the module's own diagnostics are `check`'s business.
+    for d in evaluation.diagnostics.iter().filter(|d| d.location.file == foreach_analysis::EXPRESSION_FILE) {
+        let _ = writeln!(err, "{}[{}]: {}", d.severity.as_str(), d.code.as_str(), d.message);
+    }
+    if let Some(reason) = value.first_unknown() {
+        let chain = reason.chain_text("the expression");
+        let explanation = reason.explanation();
+        let _ = match args.format {
+            EvalFormat::Human => writeln!(out, "(not known statically)\n{explanation}\n{chain}"),
+            EvalFormat::Json => writeln!(
+                out,
+                "{}",
+                json!({"unknown": true, "reason": explanation, "chain": reason.chain(), "type": type_of(&value)})
+            ),
+        };
+        return ExitStatus::Diagnostics;
+    }
+    let text = match args.format {
+        EvalFormat::Human => console(&value),
+        EvalFormat::Json => {
+            let v: serde_json::Value = json_text(&value)
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+                .unwrap_or(serde_json::Value::Null);
+            json!({"value": v, "type": type_of(&value)}).to_string()
+        }
+    };
+    let _ = writeln!(out, "{text}");
+    ExitStatus::Clean
+}
+
+fn type_of(v: &Value) -> String {
+    v.type_of().type_expr()
+}
+
+fn usage(message: &str) -> ExitStatus {
+    let _ = writeln!(std::io::stderr(), "foreach-ls: {message}");
+    ExitStatus::Usage
+}

@@ -1,0 +1,17 @@
+//! Exit statuses, one meaning each, shared by every command.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// No error diagnostics (warnings allowed unless `--deny-warnings`).
+    Clean = 0,
+    /// Diagnostics of error severity (or warnings with `--deny-warnings`).
+    Diagnostics = 1,
+    /// Bad usage or an IO failure before analysis: the message is on stderr.
+    Usage = 2,
+}
+
+impl ExitStatus {
+    pub fn code(self) -> i32 {
+        self as i32
+    }
+}

@@ -1,0 +1,137 @@
+//! Turns analysis diagnostics into located records (path relative to the current directory, 1-based line and
+//! character column, byte offset) that every output format renders. Computing positions once here keeps the
+//! formats consistent with each other.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use foreach_analysis::{Diagnostic, FileId, FileRange, Severity};
+use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pos {
+    /// 1-based.
+    pub line: u32,
+    /// 1-based, counted in characters.
+    pub column: u32,
+    pub offset: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct Span {
+    pub file: FileId,
+    pub path: String,
+    pub start: Pos,
+    pub end: Pos,
+}
+
+#[derive(Debug, Clone)]
+pub struct RelatedRecord {
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub code: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    pub span: Span,
+    pub related: Vec<RelatedRecord>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    /// Files read.
+    pub files: usize,
+}
+
+/// Diagnostics with positions, and the texts the human format quotes.
+pub struct Report {
+    pub records: Vec<Record>,
+    pub summary: Summary,
+    pub texts: HashMap<FileId, Arc<str>>,
+}
+
+/// Turns file ranges into [`Span`]s, building each file's line index once.
+pub struct Locator<'a> {
+    files: &'a HashMap<FileId, (String, Arc<str>)>,
+    cwd: &'a Path,
+    indexes: HashMap<FileId, LineIndex>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(files: &'a HashMap<FileId, (String, Arc<str>)>, cwd: &'a Path) -> Locator<'a> {
+        Locator { files, cwd, indexes: HashMap::new() }
+    }
+
+    pub fn span(&mut self, location: FileRange) -> Span {
+        let file = location.file;
+        let (path, text) = match self.files.get(&file) {
+            Some((p, t)) => (p.as_str(), t.clone()),
+            None => ("<unknown>", Arc::from("")),
+        };
+        let index = self.indexes.entry(file).or_insert_with(|| LineIndex::new(&text));
+        let pos = |offset: TextSize| {
+            let offset = offset.min(TextSize::of(&*text));
+            let lc = index.line_col(offset, ColumnEncoding::Char);
+            Pos { line: lc.line + 1, column: lc.col + 1, offset: offset.into() }
+        };
+        Span {
+            file,
+            path: relative(path, self.cwd),
+            start: pos(location.range.start()),
+            end: pos(location.range.end()),
+        }
+    }
+
+    pub fn text(&self, file: FileId) -> Option<Arc<str>> {
+        self.files.get(&file).map(|(_, t)| t.clone())
+    }
+}
+
+pub fn build(diagnostics: &[Diagnostic], files: &HashMap<FileId, (String, Arc<str>)>, cwd: &Path) -> Report {
+    let mut locator = Locator::new(files, cwd);
+    let mut texts: HashMap<FileId, Arc<str>> = HashMap::new();
+    let mut summary = Summary { files: files.len(), ..Summary::default() };
+    let mut records = Vec::with_capacity(diagnostics.len());
+    for d in diagnostics {
+        match d.severity {
+            Severity::Error => summary.errors += 1,
+            Severity::Warning => summary.warnings += 1,
+            Severity::Info | Severity::Hint => summary.infos += 1,
+        }
+        let primary = locator.span(d.location);
+        let related: Vec<RelatedRecord> = d
+            .related
+            .iter()
+            .map(|r| RelatedRecord { span: locator.span(r.location), message: r.message.clone() })
+            .collect();
+        for f in std::iter::once(d.location.file).chain(d.related.iter().map(|r| r.location.file)) {
+            if let Some(t) = locator.text(f) {
+                texts.entry(f).or_insert(t);
+            }
+        }
+        records.push(Record {
+            code: d.code.as_str(),
+            severity: d.severity,
+            message: d.message.clone(),
+            span: primary,
+            related,
+        });
+    }
+    Report { records, summary, texts }
+}
+
+/// A path relative to the current directory when it is inside it, else the absolute path.
+pub fn relative(path: &str, cwd: &Path) -> String {
+    let cwd = cwd.to_string_lossy().replace('\\', "/");
+    match path.strip_prefix(&cwd) {
+        Some(rest) if rest.starts_with('/') => rest[1..].to_string(),
+        _ => path.to_string(),
+    }
+}

@@ -1,0 +1,319 @@
+//! The `foreach-ls` command line, run as a real process: output formats, exit statuses, loading rules and bad
+//! input. Inputs are under `testdata/cli/`; hostile files are generated into temporary directories.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixture(name: &str) -> PathBuf {
+    repo().join("testdata/cli").join(name)
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_foreach-ls"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("TF_WORKSPACE")
+        .output()
+        .expect("binary runs")
+}
+
+fn run(args: &[&str]) -> Output {
+    run_in(&repo(), args)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json(args: &[&str]) -> (i32, Value) {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let o = run(&all);
+    (o.status.code().unwrap(), serde_json::from_slice(&o.stdout).expect("json output"))
+}
+
+fn codes(v: &Value) -> Vec<String> {
+    v["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn clean_workspace_exits_zero_with_summary() {
+    let o = run(&["check", "testdata/cli/clean"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stdout(&o).trim(), "foreach-ls: 0 errors, 0 warnings, 0 notes in 1 file");
+}
+
+#[test]
+fn errors_exit_one_and_human_output_quotes_the_source() {
+    let o = run(&["check", "testdata/cli/errors", "--no-color"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("error[duplicate-block]: variable `name` is declared more than once"), "{out}");
+    assert!(out.contains("--> testdata/cli/errors/main.tf:3:10"), "{out}");
+    assert!(out.contains("variable \"name\" {"), "quotes the source line: {out}");
+    assert!(out.contains("error[syntax-error]"), "{out}");
+    assert!(!out.contains('\u{1b}'), "no colour when not on a terminal");
+    assert!(out.trim_end().ends_with("foreach-ls: 2 errors, 0 warnings, 0 notes in 2 files"), "{out}");
+}
+
+#[test]
+fn json_format_has_positions_in_lines_characters_and_bytes() {
+    let (code, v) = json(&["check", "testdata/cli/errors"]);
+    assert_eq!(code, 1);
+    let dup = v["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "duplicate-block").unwrap();
+    assert_eq!(dup["severity"], "error");
+    assert_eq!(dup["file"], "testdata/cli/errors/main.tf");
+    assert_eq!(dup["range"]["start"]["line"], 3);
+    assert_eq!(dup["range"]["start"]["column"], 10);
+    let text = std::fs::read_to_string(fixture("errors/main.tf")).unwrap();
+    let start = dup["range"]["start"]["offset"].as_u64().unwrap() as usize;
+    let end = dup["range"]["end"]["offset"].as_u64().unwrap() as usize;
+    assert_eq!(&text[start..end], "\"name\"");
+    assert_eq!(dup["related"][0]["range"]["start"]["line"], 1);
+    assert_eq!(v["summary"]["errors"], 2);
+    assert_eq!(v["summary"]["files"], 2);
+}
+
+#[test]
+fn sarif_format_is_sarif_2_1_0() {
+    let o = run(&["check", "testdata/cli/errors", "--format", "sarif"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["version"], "2.1.0");
+    let run = &v["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "foreach-ls");
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    for r in results {
+        let idx = r["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[idx]["id"], r["ruleId"], "ruleIndex points at the rule");
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert!(loc["artifactLocation"]["uri"].as_str().unwrap().starts_with("testdata/cli/errors/"));
+        assert!(loc["region"]["startLine"].as_u64().unwrap() >= 1);
+        assert!(matches!(r["level"].as_str().unwrap(), "error" | "warning" | "note"));
+    }
+}
+
+#[test]
+fn github_format_emits_workflow_commands() {
+    let o = run(&["check", "testdata/cli/errors", "--format", "github"]);
+    let out = stdout(&o);
+    let line = out.lines().find(|l| l.contains("duplicate-block")).unwrap();
+    assert!(line.starts_with("::error file=testdata/cli/errors/main.tf,line=3,col=10,"), "{line}");
+    assert!(line.contains("title=foreach-ls duplicate-block::variable `name` is declared more than once"), "{line}");
+}
+
+#[test]
+fn warnings_pass_unless_denied() {
+    let o = run(&["check", "testdata/cli/warning-only"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("warning[undeclared-variable-value]"));
+    let o = run(&["check", "testdata/cli/warning-only", "--deny-warnings"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn a_file_path_checks_its_directory() {
+    let (code, v) = json(&["check", "testdata/cli/errors/main.tf"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["summary"]["files"], 2);
+}
+
+#[test]
+fn exclude_globs_skip_directories() {
+    let (code, v) = json(&["check", "testdata/cli/excluded"]);
+    assert_eq!(code, 1, "the broken example is found without --exclude");
+    assert_eq!(codes(&v), ["unknown-block-type", "syntax-error"]);
+    let (code, v) = json(&["check", "testdata/cli/excluded", "--exclude", "examples/**"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["summary"]["files"], 1);
+}
+
+#[test]
+fn usage_and_io_errors_exit_two_with_a_message() {
+    let o = run(&["check", "testdata/cli/does-not-exist"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read `testdata/cli/does-not-exist`"), "{}", stderr(&o));
+    let o = run(&["check", "--format", "xml"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["check", "testdata/cli/clean", "--var", "novalue"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("NAME=VALUE"));
+    let o = run(&["check", "testdata/cli/clean", "--var-file", "testdata/cli/clean/main.tf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("*.tfvars"), "{}", stderr(&o));
+    let o = run(&["check", "testdata/cli/clean", "--exclude", "[unclosed"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn version_and_help_succeed() {
+    let o = run(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("foreach-ls "));
+    let o = run(&["check", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("--deny-warnings"));
+}
+
+#[test]
+fn empty_directory_is_a_clear_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = run_in(dir.path(), &["check"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no OpenTofu files"), "{}", stderr(&o));
+}
+
+#[test]
+fn binary_and_non_utf8_files_are_diagnostics_not_crashes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
+    std::fs::write(dir.path().join("binary.tf"), b"\x7fELF\x00\x01\x02").unwrap();
+    std::fs::write(dir.path().join("latin1.tf"), b"locals {\n  b = \"caf\xe9\"\n}\n").unwrap();
+    let o = run_in(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 2);
+    for d in diags {
+        assert_eq!(d["code"], "unreadable-file");
+    }
+    assert!(diags.iter().any(|d| d["message"].as_str().unwrap().contains("NUL")));
+    assert!(diags.iter().any(|d| d["message"].as_str().unwrap().contains("UTF-8")));
+}
+
+#[test]
+fn gitignored_files_are_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
+    std::fs::create_dir(dir.path().join("generated")).unwrap();
+    std::fs::write(dir.path().join("generated/main.tf"), "broken {\n").unwrap();
+    std::fs::create_dir(dir.path().join(".terraform")).unwrap();
+    std::fs::write(dir.path().join(".terraform/x.tf"), "broken {\n").unwrap();
+    let o = run_in(dir.path(), &["check"]);
+    assert_eq!(o.status.code(), Some(1), "generated/ is checked before it is ignored");
+    std::fs::write(dir.path().join(".gitignore"), "generated/\n").unwrap();
+    let o = run_in(dir.path(), &["check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn ten_megabyte_file_and_deep_nesting_end_in_diagnostics() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut big = String::with_capacity(10 << 20);
+    let mut i = 0;
+    while big.len() < 10 << 20 {
+        big.push_str(&format!("resource \"aws_s3_bucket\" \"b{i}\" {{\n  bucket = \"bucket-{i}\"\n}}\n\n"));
+        i += 1;
+    }
+    std::fs::write(dir.path().join("big.tf"), &big).unwrap();
+    let deep = format!("locals {{\n  x = {}1{}\n}}\n", "(".repeat(10_000), ")".repeat(10_000));
+    std::fs::write(dir.path().join("deep.tf"), deep).unwrap();
+    let o = run_in(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(codes(&v), ["syntax-error"], "only the too-deep expression is reported");
+    assert_eq!(v["diagnostics"][0]["file"], "deep.tf");
+}
+
+fn eval(args: &[&str]) -> (i32, String) {
+    let mut all = vec!["eval"];
+    all.extend(args);
+    all.extend(["--dir", "testdata/cli/eval"]);
+    let o = run(&all);
+    (o.status.code().unwrap(), stdout(&o))
+}
+
+#[test]
+fn eval_prints_values_in_console_syntax() {
+    let (code, out) = eval(&["keys(local.enabled_regions)"]);
+    assert_eq!((code, out.as_str()), (0, "[\n  \"us\",\n]\n"));
+    let (code, out) = eval(&["var.regions.us", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], serde_json::json!({"cidr": "10.0.0.0/16", "enabled": true}));
+    assert_eq!(v["type"], "object({cidr: string, enabled: bool})");
+}
+
+#[test]
+fn eval_follows_variable_precedence() {
+    assert_eq!(eval(&["var.env"]).1, "\"from-auto\"\n", "auto.tfvars beats terraform.tfvars");
+    assert_eq!(eval(&["var.env", "--var-file", "testdata/cli/eval/prod.tfvars"]).1, "\"from-var-file\"\n");
+    assert_eq!(
+        eval(&["var.env", "--var-file", "testdata/cli/eval/prod.tfvars", "--var", "env=cli"]).1,
+        "\"cli\"\n",
+        "later command-line options win"
+    );
+    assert_eq!(
+        eval(&["var.env", "--var", "env=cli", "--var-file", "testdata/cli/eval/prod.tfvars"]).1,
+        "\"from-var-file\"\n"
+    );
+    assert_eq!(eval(&["local.name"]).1, "\"from-auto-default\"\n");
+}
+
+#[test]
+fn eval_explains_why_a_value_is_not_static() {
+    let (code, out) = eval(&["local.accounts"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("data.terraform_remote_state.org"), "{out}");
+    assert!(
+        out.contains("the expression -> local.accounts -> local.account_ids -> data.terraform_remote_state.org"),
+        "{out}"
+    );
+    let (code, out) = eval(&["local.accounts", "--format", "json"]);
+    assert_eq!(code, 1);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["unknown"], true);
+    assert_eq!(v["chain"][0], "local.accounts");
+}
+
+#[test]
+fn eval_reports_errors_in_the_expression() {
+    let o = run(&["eval", "upper(1, 2)", "--dir", "testdata/cli/eval"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("error[evaluation-error]"), "{}", stderr(&o));
+    let o = run(&["eval", "var.", "--dir", "testdata/cli/eval"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("error[syntax-error]"), "{}", stderr(&o));
+    let o = run(&["eval", "1", "--dir", "testdata/cli/nope"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn inspect_lists_instances_and_what_each_block_uses() {
+    let o = run(&["inspect", "testdata/provider-for-each/valid/multi-region"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let by_region = v["providers"].as_array().unwrap().iter().find(|p| p["alias"] == "by_region").unwrap();
+    assert_eq!(by_region["status"], "expanded");
+    let keys: Vec<&str> =
+        by_region["instances"].as_array().unwrap().iter().map(|i| i["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["aps1", "euw1", "use1"]);
+    assert_eq!(by_region["instances"][1]["arguments"]["region"], "eu-west-1");
+    let nested = v["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["module"] == "module.region.module.bucket" && b["address"] == "aws_s3_bucket.b")
+        .expect("the nested module's bucket is listed");
+    assert_eq!(nested["provider"]["module"], "");
+    assert_eq!(nested["provider"]["config"], "aws.by_region");
+    assert_eq!(nested["provider"]["via"], serde_json::json!(["module.bucket", "module.region"]));
+    let selected: Vec<&str> =
+        nested["instances"].as_array().unwrap().iter().map(|i| i["provider_key"].as_str().unwrap()).collect();
+    assert_eq!(selected, ["euw1", "use1"], "only the enabled regions get module instances");
+    let global = v["blocks"].as_array().unwrap().iter().find(|b| b["address"] == "aws_s3_bucket.global").unwrap();
+    assert_eq!(global["provider"]["explicit"], false);
+    assert_eq!(global["provider"]["config"], "aws");
+}

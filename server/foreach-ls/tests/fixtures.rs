@@ -1,0 +1,173 @@
+//! Runs every fixture under `testdata/` and every ```` ```hcl ```` example in `docs/diagnostics/*.md` through the
+//! same loading and analysis path as `foreach-ls check`, and compares the diagnostics with the inline annotations
+//! (see `testdata/README.md`). Each fixture is its own test, named by its path, so
+//! `cargo test --test fixtures -- provider-for-each` filters.
+
+use std::path::{Path, PathBuf};
+
+use foreach_analysis::Diagnostic;
+use foreach_analysis::eval::render::compact;
+use foreach_fixture::{
+    ActualDiagnostic, Expectation, Fixture, Position, check_fixture, discover_fixtures, markdown_hcl_blocks,
+};
+use foreach_load as load;
+use foreach_load::OrderedVar;
+use foreach_load::{LoadOptions, load};
+use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
+use libtest_mimic::{Arguments, Failed, Trial};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Loads and analyses a fixture directory like `check` would, with its `fixture.toml` settings.
+fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
+    let fixture = Fixture::load(dir).map_err(|e| e.to_string())?;
+    let config = &fixture.config;
+    let mut ordered: Vec<OrderedVar> = config.var_files.iter().map(|f| OrderedVar::File(dir.join(f))).collect();
+    ordered.extend(config.vars.iter().map(|(k, v)| OrderedVar::Var(format!("{k}={v}"))));
+    let paths = [dir.to_path_buf()];
+    let opts = LoadOptions {
+        paths: &paths,
+        excludes: &[],
+        ordered_vars: &ordered,
+        env_vars: Vec::new(),
+        workspace_name: "default".to_string(),
+    };
+    let loaded = load(&opts).map_err(|e| e.0)?;
+    let host = loaded.host;
+    let root = dir.canonicalize().map_err(|e| e.to_string())?;
+    let files = host.file_table();
+    let disabled = &config.disabled_codes;
+    let mut out = Vec::new();
+    for d in host.diagnostics().iter().filter(|d| !disabled.iter().any(|c| c == d.code.as_str())) {
+        out.push(actual(d, &files, &root)?);
+    }
+    Ok(out)
+}
+
+fn actual(
+    d: &Diagnostic,
+    files: &std::collections::HashMap<foreach_analysis::FileId, (String, std::sync::Arc<str>)>,
+    root: &Path,
+) -> Result<ActualDiagnostic, String> {
+    let (path, text) = files.get(&d.location.file).ok_or("diagnostic in an unknown file")?;
+    let rel = Path::new(path).strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| PathBuf::from(path));
+    let index = LineIndex::new(text);
+    let pos = |o: TextSize| {
+        let lc = index.line_col(o, ColumnEncoding::Char);
+        Position::new(lc.line, lc.col)
+    };
+    Ok(ActualDiagnostic {
+        file: rel,
+        severity: d.severity.as_str().to_string(),
+        code: d.code.as_str().to_string(),
+        message: d.message.clone(),
+        start: pos(d.location.range.start()),
+        end: pos(d.location.range.end()),
+    })
+}
+
+fn run_dir(dir: &Path) -> Result<(), Failed> {
+    let actual = analyse(dir)?;
+    check_fixture(dir, &actual).map_err(|f| Failed::from(f.to_string()))?;
+    check_values(dir)
+}
+
+/// `# ^^^ value: RENDERED` annotations: the underlined expression, evaluated in the static scope of the fixture's
+/// root module, renders (compactly) as RENDERED; `unknown` matches any value that is not statically known.
+fn check_values(dir: &Path) -> Result<(), Failed> {
+    let fixture = Fixture::load(dir).map_err(|e| e.to_string())?;
+    let expectations = fixture.expectations().map_err(|e| e.to_string())?;
+    let values: Vec<_> = expectations
+        .iter()
+        .filter_map(|e| match e {
+            Expectation::Value { file, range, rendered, .. } => Some((file, range, rendered)),
+            _ => None,
+        })
+        .collect();
+    if values.is_empty() {
+        return Ok(());
+    }
+    let paths = [dir.to_path_buf()];
+    let opts = LoadOptions {
+        paths: &paths,
+        excludes: &[],
+        ordered_vars: &[],
+        env_vars: Vec::new(),
+        workspace_name: "default".into(),
+    };
+    let host = load(&opts).map_err(|e| e.0)?.host;
+    let root = load::path_string(&dir.canonicalize().map_err(|e| e.to_string())?);
+    let mut failures = Vec::new();
+    for (file, range, want) in values {
+        let text = fixture.file(file).map(|f| f.text().into_owned()).unwrap_or_default();
+        let Some(bytes) = range.to_byte_range(&text) else { continue };
+        let expr = &text[bytes];
+        let Some(evaluation) = host.evaluate_in(&root, expr) else {
+            failures.push(format!("{}: no root module to evaluate `{expr}` in", file.display()));
+            continue;
+        };
+        let got =
+            if evaluation.value.first_unknown().is_some() { "unknown".to_string() } else { compact(&evaluation.value) };
+        if got != *want {
+            failures.push(format!("{}:{}: `{expr}` is {got}, expected {want}", file.display(), range.start.line + 1));
+        }
+    }
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+}
+
+/// A docs example: its files written to a fresh directory and checked like a fixture.
+fn run_doc_example(files: &[(String, String)]) -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    for (path, text) in files {
+        let target = dir.path().join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        std::fs::write(target, text).map_err(|e| e.to_string())?;
+    }
+    let actual = analyse(dir.path())?;
+    // Never rewrite a temporary copy: report instead, so the docs page gets fixed by hand.
+    foreach_fixture::check_fixture_in(dir.path(), &actual, foreach_fixture::Mode::Check)
+        .map_err(|f| Failed::from(f.to_string()))
+}
+
+/// The examples of a docs page. A ```` ```hcl ```` block is a new example's `main.tf`; a block whose first line is
+/// `# file: PATH` adds that file to the example before it (so multi-file cases, such as a `.tfvars` file or a
+/// child module, are executable too).
+fn doc_examples(md: &str) -> Vec<(usize, Vec<(String, String)>)> {
+    let mut examples: Vec<(usize, Vec<(String, String)>)> = Vec::new();
+    for (line, block) in markdown_hcl_blocks(md) {
+        let first = block.lines().next().unwrap_or_default();
+        match (first.strip_prefix("# file: "), examples.last_mut()) {
+            (Some(path), Some((_, files))) => files.push((path.trim().to_string(), block)),
+            _ => examples.push((line, vec![("main.tf".to_string(), block)])),
+        }
+    }
+    examples
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = repo();
+    let mut trials = Vec::new();
+    for dir in discover_fixtures(&root.join("testdata")) {
+        let name = dir.strip_prefix(&root).unwrap_or(&dir).display().to_string();
+        trials.push(Trial::test(name, move || run_dir(&dir)));
+    }
+    let docs = root.join("docs/diagnostics");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
+        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect())
+        .unwrap_or_default();
+    pages.sort();
+    for page in pages {
+        let md = std::fs::read_to_string(&page).unwrap_or_default();
+        let stem = page.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        for (line, files) in doc_examples(&md) {
+            trials
+                .push(Trial::test(format!("docs/diagnostics/{stem}.md:{}", line + 1), move || run_doc_example(&files)));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,8 @@
+locals {
+  ok = "fine"
+}
+
+resource "aws_vpc" "v" {
+  cidr_block = [
+  #            ^ error[syntax-error]
+}

@@ -1,0 +1,6 @@
+variable "name" {}
+
+variable "name" {
+#        ^^^^^^ error[duplicate-block]
+  default = "again"
+}

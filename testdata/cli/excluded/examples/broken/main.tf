@@ -1,0 +1,3 @@
+this is not hcl {
+# @0..4 error[unknown-block-type]
+#               ^ error[syntax-error]

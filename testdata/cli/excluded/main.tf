@@ -1,0 +1,3 @@
+locals {
+  fine = true
+}

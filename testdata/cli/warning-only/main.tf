@@ -1,0 +1,3 @@
+variable "known" {
+  type = string
+}
