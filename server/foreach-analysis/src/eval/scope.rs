@@ -415,7 +415,8 @@ impl ModuleScope {
             None => match from_default() {
                 Some(v) => v,
                 None => Value::unknown(UnknownCause::VariableWithoutValue {
-                    name: self.label(format!("var.{}", decl.name)),
+                    name: decl.name.clone(),
+                    module: self.inputs.module_label.clone(),
                     declaration: decl.decl,
                 }),
             },

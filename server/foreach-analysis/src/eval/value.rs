@@ -65,9 +65,9 @@ pub enum UnknownCause {
     ImpureFunction { name: String, location: FileRange },
     /// `provider::NAME::FN(...)`: provider functions are not available to static evaluation.
     ProviderFunction { name: String, location: FileRange },
-    /// A variable with neither a supplied value nor a default. `name` is the reference as displayed: `var.x`, or
-    /// `module.common:var.x` in a child module.
-    VariableWithoutValue { name: String, declaration: FileRange },
+    /// A variable with neither a supplied value nor a default. `name` is the variable's name; `module` the label
+    /// of its module (`""` for the root, `module.common` for a child), so it displays as `module.common:var.x`.
+    VariableWithoutValue { name: String, module: String, declaration: FileRange },
     /// Evaluation failed; a diagnostic with the details was reported at `location`.
     Error { message: String, location: FileRange },
     /// A budget (depth, size, steps) was exceeded.
@@ -114,7 +114,13 @@ impl UnknownReason {
             UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
                 format!("{name}()")
             }
-            UnknownCause::VariableWithoutValue { name, .. } => name.clone(),
+            UnknownCause::VariableWithoutValue { name, module, .. } => {
+                if module.is_empty() {
+                    format!("var.{name}")
+                } else {
+                    format!("{module}:var.{name}")
+                }
+            }
             UnknownCause::Error { .. } => "an evaluation error".into(),
             UnknownCause::Limit { .. } => "an evaluation limit".into(),
             UnknownCause::Invalid { .. } => "an invalid expression".into(),
@@ -136,8 +142,8 @@ impl UnknownReason {
             UnknownCause::ProviderFunction { name, .. } => {
                 format!("provider function `{name}` cannot be called in static context")
             }
-            UnknownCause::VariableWithoutValue { name, .. } => {
-                format!("`{name}` has no value: set it in a .tfvars file or with --var")
+            UnknownCause::VariableWithoutValue { .. } => {
+                format!("`{}` has no value: set it in a .tfvars file or with --var", self.root_name())
             }
             UnknownCause::Error { message, .. } | UnknownCause::Limit { message, .. } => message.clone(),
             UnknownCause::Invalid { .. } => "the expression is not valid".into(),
