@@ -2,7 +2,7 @@
 //! modules that implement them) the semantic checks. One entry point, so the CLI and the language server report
 //! exactly the same set.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use foreach_syntax::TextRange;
@@ -12,6 +12,7 @@ use crate::db::{Db, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::module_eval::tree_values;
 use crate::refcheck::undefined_references;
+use crate::suppress::{apply as apply_suppressions, file_suppressions};
 use crate::tree::module_tree;
 use crate::vars::root_assignments;
 
@@ -59,6 +60,15 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
         out.extend(root_assignments(db, ws, tree.node(*root).dir).diagnostics.iter().cloned());
     }
     out.extend(tree_values(db, ws).diagnostics.iter().cloned());
+    // Last: suppression comments, so that every code, from every pass, is silenced the same way.
+    let suppressions: HashMap<_, _> = ws
+        .dirs(db)
+        .iter()
+        .flat_map(|dir| dir.files(db).iter())
+        .map(|f| (f.id(db), file_suppressions(db, *f)))
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
+    apply_suppressions(&mut out, &suppressions);
     sort_and_dedup(&mut out);
     Arc::new(out)
 }

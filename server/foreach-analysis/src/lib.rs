@@ -8,13 +8,16 @@ pub mod checks;
 pub mod db;
 pub mod diagnostics;
 pub mod eval;
+pub mod fixes;
 pub mod host;
 pub mod model;
 pub mod module_eval;
 pub mod paths;
 pub mod refcheck;
 pub mod settings;
+pub mod similar;
 pub mod suggest;
+pub mod suppress;
 pub mod tree;
 pub mod vars;
 
