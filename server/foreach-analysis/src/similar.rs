@@ -9,11 +9,11 @@
 //! produces the same tree. Literal values and constant index keys are compared by the evaluator's own `==`, so
 //! `1 == 1.0` holds exactly when OpenTofu says it does.
 
-use foreach_syntax::{TextRange, TextSize};
 use foreach_syntax::ast::{
     BinaryOp, Expr, ExprKind, ForExpr, ObjectItem, ObjectKey, Template, TemplateKind, TemplatePart, TraversalOp,
     TraversalStep,
 };
+use foreach_syntax::{TextRange, TextSize};
 
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
@@ -83,7 +83,9 @@ fn template_refs<'a>(t: &'a Template, bound: &mut Vec<&'a str>) -> bool {
         TemplatePart::Literal { .. } => false,
         TemplatePart::Interpolation(e) => refs(e, bound),
         TemplatePart::If { cond, then_part, else_part, .. } => {
-            refs(cond, bound) || template_refs(then_part, bound) || else_part.as_ref().is_some_and(|e| template_refs(e, bound))
+            refs(cond, bound)
+                || template_refs(then_part, bound)
+                || else_part.as_ref().is_some_and(|e| template_refs(e, bound))
         }
         TemplatePart::For { key_var, value_var, collection, body, .. } => {
             if refs(collection, bound) {
@@ -158,10 +160,8 @@ fn literals_equal(a: &Expr, b: &Expr) -> bool {
 /// called on constant expressions; anything that does not evaluate to `true` (including an error) is "not equal".
 fn eq_operator(a: &Expr, b: &Expr) -> bool {
     let range = TextRange::default();
-    let expr = Expr::new(
-        ExprKind::Binary { lhs: Box::new(a.clone()), op: BinaryOp::Eq, rhs: Box::new(b.clone()) },
-        range,
-    );
+    let expr =
+        Expr::new(ExprKind::Binary { lhs: Box::new(a.clone()), op: BinaryOp::Eq, rhs: Box::new(b.clone()) }, range);
     matches!(eval_literal_expr(FileId(u32::MAX), &expr), Ok(Value::Bool(true)))
 }
 

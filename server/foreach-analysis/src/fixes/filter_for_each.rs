@@ -41,11 +41,9 @@ pub fn filter_for_each_fix(file: FileId, text: &str, for_each: &Expr, kind: Coll
     }
     let collection = if needs_parens(for_each) { format!("({source})") } else { source.to_string() };
     let (title, new_text, automatic) = match kind {
-        CollectionKind::ObjectMap => (
-            "Filter `for_each` through an `enabled` attribute".to_string(),
-            map_form(&collection),
-            true,
-        ),
+        CollectionKind::ObjectMap => {
+            ("Filter `for_each` through an `enabled` attribute".to_string(), map_form(&collection), true)
+        }
         CollectionKind::OtherMap | CollectionKind::Unknown => (
             "Filter `for_each` through an `enabled` attribute (needs object elements)".to_string(),
             map_form(&collection),
@@ -57,11 +55,7 @@ pub fn filter_for_each_fix(file: FileId, text: &str, for_each: &Expr, kind: Coll
             false,
         ),
     };
-    Some(Fix {
-        title,
-        edits: vec![TextEdit { location: FileRange::new(file, for_each.range), new_text }],
-        automatic,
-    })
+    Some(Fix { title, edits: vec![TextEdit { location: FileRange::new(file, for_each.range), new_text }], automatic })
 }
 
 fn map_form(collection: &str) -> String {
@@ -73,3 +67,6 @@ fn map_form(collection: &str) -> String {
 fn needs_parens(e: &Expr) -> bool {
     matches!(e.kind, ExprKind::Conditional { .. } | ExprKind::Binary { .. } | ExprKind::Unary { .. })
 }
+
+#[cfg(test)]
+mod tests;

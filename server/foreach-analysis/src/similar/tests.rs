@@ -89,7 +89,12 @@ const TABLE: &[(&str, &str, &str, bool)] = &[
     ("for", "{ for k, v in var.m : k => v }", "{ for k, v in var.m : k => v }", true),
     ("for", "[for v in var.l : v if v != null]", "[for v in var.l : v if v != null]", true),
     ("for", "{ for k, v in var.m : v.g => k... }", "{ for k, v in (var.m) : v.g => k... }", true),
-    ("for", "{ for k, v in var.m : k => v if try(v.enabled, true) }", "{ for k, v in var.m : k => v if try(v.enabled, true) }", true),
+    (
+        "for",
+        "{ for k, v in var.m : k => v if try(v.enabled, true) }",
+        "{ for k, v in var.m : k => v if try(v.enabled, true) }",
+        true,
+    ),
     ("for", "{ for k, v in var.m : k => v }", "{ for key, v in var.m : key => v }", false),
     ("for", "{ for k, v in var.m : v.g => k... }", "{ for k, v in var.m : v.g => k }", false),
     ("for", "[for v in var.l : v if v != null]", "[for v in var.l : v]", false),
