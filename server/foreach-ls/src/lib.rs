@@ -7,6 +7,7 @@ pub mod check;
 pub mod eval;
 pub mod exit;
 pub mod fix;
+pub mod inspect;
 pub mod render;
 pub mod report;
 
@@ -35,6 +36,7 @@ where
     match parsed.cli.command {
         args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
+        args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
         args::Command::Serve => {
             let _ = writeln!(
                 std::io::stderr(),

@@ -157,7 +157,7 @@ fn the_filter_keeps_enabled_and_unmarked_elements_and_drops_disabled_ones() {
     let fix = filter_for_each_fix(FileId(0), collection, &e, CollectionKind::ObjectMap).unwrap();
     let filtered = foreach_syntax::parse_expr(&fix.edits[0].new_text).unwrap();
     let v = eval_literal_expr(FileId(0), &filtered).unwrap();
-    let keys: Vec<String> = v.as_attrs().unwrap().keys().cloned().collect();
+    let keys: Vec<String> = v.as_attrs().unwrap().keys().map(|k| k.to_string()).collect();
     assert_eq!(keys, ["a", "c", "d"]);
     assert!(matches!(v, Value::Object(_) | Value::Map(..)));
 }
