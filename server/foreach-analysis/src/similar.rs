@@ -13,7 +13,7 @@ use foreach_syntax::ast::{
     BinaryOp, Expr, ExprKind, ForExpr, ObjectItem, ObjectKey, Template, TemplateKind, TemplatePart, TraversalOp,
     TraversalStep,
 };
-use foreach_syntax::{TextRange, TextSize};
+use foreach_syntax::{FileKind, TextRange, TextSize};
 
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
@@ -339,9 +339,10 @@ pub enum SimilarUser {
 /// and names.
 pub struct SimilarSite<'a> {
     pub user: SimilarUser,
-    /// The file holding the resource or module call, and its full text (for the fix and for clipping the primary
-    /// range to one line).
+    /// The file holding the resource or module call (`Arg::file` of its `for_each`), its kind, and its full text
+    /// (`file_index(db, ws)[&file].text(db)`), for the fix and for clipping the primary range to one line.
     pub file: FileId,
+    pub file_kind: FileKind,
     pub text: &'a str,
     /// The value of the resource's or module call's `for_each` attribute.
     pub for_each: &'a Expr,
@@ -350,6 +351,10 @@ pub struct SimilarSite<'a> {
     pub address: &'a str,
     /// The provider configuration as referenced: `aws.by_region`.
     pub provider: &'a str,
+    /// For a module call, the key of the `providers` entry (`aws`, `aws.east`): one warning per keyed entry, as
+    /// OpenTofu gives, and naming the entry keeps two of them on the same `for_each` from being merged as
+    /// duplicates. `None` for a resource.
+    pub providers_entry: Option<&'a str>,
     /// The provider block's `for_each` value.
     pub provider_for_each: FileRange,
     /// What the `for_each` value evaluates to, if known: chooses the fix.
@@ -367,10 +372,12 @@ pub fn too_similar_diagnostic(site: &SimilarSite<'_>) -> Diagnostic {
         SimilarUser::Resource => "its instances",
         SimilarUser::Module => "the module's resources",
     };
+    let passed = site.providers_entry.map(|e| format!(" (passed as `{e}`)")).unwrap_or_default();
     let message = format!(
-        "this {what}'s `for_each` is too similar to the `for_each` of provider `{}`: removing an element would \
-         remove a provider instance together with {instances} that need it to be destroyed, and the plan fails; \
-         filter this collection instead (e.g. by an `enabled` attribute) so that elements are disabled here first",
+        "this {what}'s `for_each` is too similar to the `for_each` of provider `{}`{passed}: removing an element \
+         would remove a provider instance together with {instances} that need it to be destroyed, and the plan \
+         fails; filter this collection instead (e.g. by an `enabled` attribute) so that elements are disabled here \
+         first",
         site.provider
     );
     let location = FileRange::new(site.file, first_line(site.text, site.for_each.range));
@@ -382,7 +389,14 @@ pub fn too_similar_diagnostic(site: &SimilarSite<'_>) -> Diagnostic {
             site.provider, site.address
         ),
     );
-    if let Some(fix) = filter_for_each_fix(site.file, site.text, site.for_each, site.collection) {
+    // In JSON syntax the value is a JSON string holding a template: an HCL edit would break the file, and
+    // escaping it into the string is not worth the risk for a warning OpenTofu itself never gives there.
+    let fix = if site.file_kind.is_json() {
+        None
+    } else {
+        filter_for_each_fix(site.file, site.text, site.for_each, site.collection)
+    };
+    if let Some(fix) = fix {
         d = d.with_fix(fix);
     }
     d

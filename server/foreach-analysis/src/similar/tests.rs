@@ -189,3 +189,82 @@ fn first_line_clips_multi_line_ranges() {
     let range = TextRange::new(e.range.start() + TextSize::from(11), e.range.end() + TextSize::from(11));
     assert_eq!(&text[first_line(text, range)], "merge(");
 }
+
+/// Every `for_each` value in a file, in source order, blocks nested at any depth.
+fn for_each_values(body: &foreach_syntax::ast::Body) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    for s in &body.structures {
+        match s {
+            foreach_syntax::ast::Structure::Attribute(a) if a.key.name == "for_each" => out.push(&a.value),
+            foreach_syntax::ast::Structure::Attribute(_) => {}
+            foreach_syntax::ast::Structure::Block(b) => out.extend(for_each_values(&b.body)),
+        }
+    }
+    out
+}
+
+#[test]
+fn json_expressions_are_compared_like_native_ones() {
+    // OpenTofu's own JSON fixture: both sides `${local.instances}`. OpenTofu stays silent; the RFC's rules apply.
+    let json = r#"{
+  "locals": { "instances": { "a": {}, "b": {} } },
+  "provider": { "aws": { "alias": "by_key", "for_each": "${local.instances}" } },
+  "resource": { "aws_vpc": { "x": { "for_each": "${local.instances}", "provider": "aws.by_key[each.key]" } } }
+}"#;
+    let parsed = foreach_syntax::parse(json, foreach_syntax::FileKind::TfJson);
+    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
+    let values = for_each_values(&parsed.body);
+    assert_eq!(values.len(), 2);
+    assert!(too_similar(values[0], values[1]));
+    // And a JSON expression matches the same expression written natively.
+    assert!(too_similar(values[0], &expr(r#""${local.instances}""#)));
+}
+
+#[test]
+fn json_sites_get_the_warning_without_a_fix() {
+    let json = r#"{"resource": {"aws_vpc": {"x": {"for_each": "${local.instances}"}}}}"#;
+    let parsed = foreach_syntax::parse(json, foreach_syntax::FileKind::TfJson);
+    let value = for_each_values(&parsed.body)[0];
+    let site = SimilarSite {
+        user: SimilarUser::Resource,
+        file: FileId(1),
+        file_kind: foreach_syntax::FileKind::TfJson,
+        text: json,
+        for_each: value,
+        address: "aws_vpc.x",
+        provider: "aws.by_key",
+        providers_entry: None,
+        provider_for_each: FileRange::new(FileId(1), value.range),
+        collection: CollectionKind::ObjectMap,
+    };
+    let d = too_similar_diagnostic(&site);
+    assert_eq!(d.code, Code::TooSimilarForEach);
+    assert!(d.fixes.is_empty());
+}
+
+#[test]
+fn the_message_names_the_provider_the_entry_and_the_fix() {
+    let text = "for_each = var.regions";
+    let value = expr("var.regions");
+    let shifted = Expr::new(value.kind.clone(), TextRange::at(TextSize::from(11), value.range.len()));
+    let site = |entry| SimilarSite {
+        user: SimilarUser::Module,
+        file: FileId(1),
+        file_kind: foreach_syntax::FileKind::Tf,
+        text,
+        for_each: &shifted,
+        address: "module.network",
+        provider: "aws.by_region",
+        providers_entry: entry,
+        provider_for_each: FileRange::new(FileId(2), TextRange::default()),
+        collection: CollectionKind::ObjectMap,
+    };
+    let (a, b) = (too_similar_diagnostic(&site(Some("aws"))), too_similar_diagnostic(&site(Some("aws.east"))));
+    assert_ne!(a.message, b.message, "two keyed entries must stay two diagnostics");
+    assert!(a.message.contains("`aws.by_region` (passed as `aws`)") && a.message.contains("`enabled`"));
+    assert_eq!(&text[a.location.range], "var.regions");
+    assert_eq!(a.related[0].location.file, FileId(2));
+    assert!(a.related[0].message.contains("-target=module.network"));
+    assert_eq!(a.fixes.len(), 1);
+    assert!(a.fixes[0].automatic);
+}

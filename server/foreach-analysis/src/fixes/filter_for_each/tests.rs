@@ -28,10 +28,12 @@ fn round_trip(text: &str, ident: &str, label: &str, kind: CollectionKind, automa
     let site = SimilarSite {
         user: if ident == "module" { SimilarUser::Module } else { SimilarUser::Resource },
         file: FileId(7),
+        file_kind: FileKind::Tf,
         text,
         for_each: user,
         address: "aws_vpc.example",
         provider: "aws.by_region",
+        providers_entry: if ident == "module" { Some("aws") } else { None },
         provider_for_each: FileRange::new(FileId(7), provider.range),
         collection: kind,
     };
