@@ -303,7 +303,6 @@ fn object_items_similar(a: &ObjectItem, b: &ObjectItem) -> bool {
         (ObjectKey::Ident(x), ObjectKey::Ident(y)) => x.name == y.name,
         (ObjectKey::Ident(id), ObjectKey::Expr(e)) | (ObjectKey::Expr(e), ObjectKey::Ident(id)) => {
             e.unparenthesized().as_string_literal().is_some_and(|s| s == id.name)
-                && !matches!(e.kind, ExprKind::Parenthesis(_))
         }
         (ObjectKey::Expr(x), ObjectKey::Expr(y)) => similar(x, y),
     };

@@ -80,6 +80,7 @@ const TABLE: &[(&str, &str, &str, bool)] = &[
     ("object", "{ a = var.a, b = var.b }", "{ a = var.a, b = var.b }", true),
     ("object", r#"{ "a" = var.a }"#, "{ a = var.a }", true),
     ("object", "{ (local.k) = var.a }", "{ (local.k) = var.a }", true),
+    ("object", r#"{ ("a") = var.a }"#, "{ a = var.a }", true),
     ("object", r#"{"foo" = local.i + -2}"#, r#"{"foo": local.i + -2}"#, true),
     ("object", "{ a = var.a, b = var.b }", "{ b = var.b, a = var.a }", false),
     ("object", "{ a = var.a }", "{ b = var.a }", false),
