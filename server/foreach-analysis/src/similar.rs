@@ -18,7 +18,8 @@ use foreach_syntax::{FileKind, TextRange, TextSize};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::{Value, eval_literal_expr};
-use crate::fixes::filter_for_each::{CollectionKind, filter_for_each_fix};
+pub use crate::fixes::filter_for_each::CollectionKind;
+use crate::fixes::filter_for_each::filter_for_each_fix;
 
 /// Whether two `for_each` expressions are "too similar" by the RFC: both contain at least one reference, and the
 /// trees match rule by rule.
@@ -358,6 +359,12 @@ pub struct SimilarSite<'a> {
     pub provider_for_each: FileRange,
     /// What the `for_each` value evaluates to, if known: chooses the fix.
     pub collection: CollectionKind,
+}
+
+/// The whole check for one site: the warning if its `for_each` is [`too_similar`] to `provider_for_each` (the
+/// provider block's `for_each` value, whose location is `site.provider_for_each`), otherwise nothing.
+pub fn check_too_similar(site: &SimilarSite<'_>, provider_for_each: &Expr) -> Option<Diagnostic> {
+    too_similar(site.for_each, provider_for_each).then(|| too_similar_diagnostic(site))
 }
 
 /// Builds the complete `too-similar-for-each` warning for a site whose `for_each` the caller found

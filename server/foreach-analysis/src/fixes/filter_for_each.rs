@@ -15,6 +15,8 @@ use foreach_syntax::ast::{Expr, ExprKind, TemplateKind};
 
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Fix, TextEdit};
+use crate::eval::Type;
+use crate::eval::value::{Attrs, Value};
 
 /// What a `for_each` value evaluates to, as far as the caller's static evaluation knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +29,25 @@ pub enum CollectionKind {
     Set,
     /// Not known statically.
     Unknown,
+}
+
+impl CollectionKind {
+    /// The kind of an evaluated `for_each` value. A map whose element type is an object, or an object whose
+    /// attributes are all objects (or null), is an [`CollectionKind::ObjectMap`]; anything not fully known is
+    /// [`CollectionKind::Unknown`].
+    pub fn of(value: &Value) -> CollectionKind {
+        let objects = |attrs: &Attrs| attrs.values().all(|v| matches!(v.unmarked(), Value::Object(_) | Value::Null(_)));
+        match value.unmarked() {
+            v if v.first_unknown().is_some() => CollectionKind::Unknown,
+            Value::Set(..) => CollectionKind::Set,
+            Value::Map(Type::Object(_), _) => CollectionKind::ObjectMap,
+            Value::Map(_, attrs) | Value::Object(attrs) if !attrs.is_empty() && objects(attrs) => {
+                CollectionKind::ObjectMap
+            }
+            Value::Map(..) | Value::Object(_) => CollectionKind::OtherMap,
+            _ => CollectionKind::Unknown,
+        }
+    }
 }
 
 /// The fix for a `for_each` value `for_each` in `text` (the whole file), or `None` when the range does not lie in

@@ -268,4 +268,6 @@ fn the_message_names_the_provider_the_entry_and_the_fix() {
     assert!(a.related[0].message.contains("-target=module.network"));
     assert_eq!(a.fixes.len(), 1);
     assert!(a.fixes[0].automatic);
+    assert_eq!(check_too_similar(&site(Some("aws")), &expr("(var.regions)")), Some(a));
+    assert_eq!(check_too_similar(&site(Some("aws")), &expr("local.regions")), None);
 }

@@ -171,3 +171,16 @@ fn a_heredoc_gets_no_fix() {
     assert_eq!(e.range, TextRange::up_to(e.range.end()));
     assert!(filter_for_each_fix(FileId(0), text, &e, CollectionKind::Set).is_none());
 }
+
+#[test]
+fn collection_kinds_of_evaluated_values() {
+    let kind = |src: &str| {
+        CollectionKind::of(&eval_literal_expr(FileId(0), &foreach_syntax::parse_expr(src).unwrap()).unwrap())
+    };
+    assert_eq!(kind(r#"{ a = {}, b = { enabled = false } }"#), CollectionKind::ObjectMap);
+    assert_eq!(kind(r#"{ a = { x = 1 }, b = null }"#), CollectionKind::ObjectMap);
+    assert_eq!(kind(r#"{ a = "x" }"#), CollectionKind::OtherMap);
+    assert_eq!(kind(r#"{ a = {}, b = "x" }"#), CollectionKind::OtherMap);
+    assert_eq!(kind("{}"), CollectionKind::OtherMap);
+    assert_eq!(kind(r#"["a"]"#), CollectionKind::Unknown);
+}
