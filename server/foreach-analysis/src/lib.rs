@@ -8,6 +8,7 @@ pub mod checks;
 pub mod db;
 pub mod diagnostics;
 pub mod eval;
+pub mod fixes;
 pub mod host;
 pub mod inspect;
 pub mod model;
@@ -16,7 +17,9 @@ pub mod paths;
 pub mod providers;
 pub mod refcheck;
 pub mod settings;
+pub mod similar;
 pub mod suggest;
+pub mod suppress;
 pub mod tree;
 pub mod vars;
 
