@@ -11,7 +11,7 @@ use foreach_syntax::TextRange;
 use foreach_syntax::ast::Expr;
 
 use crate::base::{FileId, FileRange};
-use crate::db::{Db, ModuleDir, Workspace, module};
+use crate::db::{Db, ModuleDir, Workspace, file_index, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::scope::{LocalDecl, ModuleScope, ModuleStaticInputs, SuppliedValue, ValueSource, VariableDecl};
 use crate::eval::{EvalContext, Value, eval_literal_expr};
@@ -72,7 +72,9 @@ pub fn tree_values(db: &dyn Db, ws: Workspace) -> Arc<TreeValues> {
             }
         }
         let (refs, _) = module_references(&module);
-        let providers = analyse_instance(&module, &scope, &refs, &node.address());
+        let files = file_index(db, ws);
+        let file_text = |id: FileId| files.get(&id).map(|f| (f.text(db).clone(), f.kind(db)));
+        let providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
         diags.extend(providers.diagnostics.iter().cloned());
         diags.extend(scope.take_diagnostics());
         out.diagnostics.extend(diags);

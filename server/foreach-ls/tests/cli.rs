@@ -343,7 +343,6 @@ fn fix_without_fixes_changes_nothing() {
 }
 
 #[test]
-#[ignore = "needs too-similar-for-each wired into provider resolution; then un-ignore"]
 fn fix_rewrites_the_rfc_trap_in_place_and_reports_what_remains() {
     let dir = tempfile::tempdir().unwrap();
     // Staged under a hidden directory until the warning is wired; found under either name.

@@ -45,3 +45,12 @@ module "audit" {
   }
   cidr = "10.255.0.0/16"
 }
+
+# Warning: the same collection drives the provider and these resources. Removing a region from var.regions would
+# remove the provider instance together with the log buckets it must destroy, and the plan would fail.
+resource "aws_s3_bucket" "logs" {
+  for_each = var.regions
+  #          ^^^^^^^^^^^ warning[too-similar-for-each]
+  provider = aws.by_region[each.key]
+  bucket   = "acme-logs-${each.key}"
+}

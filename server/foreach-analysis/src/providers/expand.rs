@@ -14,9 +14,11 @@ use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
 use crate::eval::scope::ModuleScope;
 use crate::eval::{EvalContext, UnknownCause, UnknownReason, Value};
+use crate::fixes::filter_for_each::CollectionKind;
 use crate::model::items::{Arg, ProviderBlock};
 use crate::model::module::Module;
 use crate::providers::config::{ConfigTarget, RefOwner, RefSiteInfo, resolve_config};
+use crate::similar::{SimilarSite, SimilarUser, too_similar, too_similar_diagnostic};
 use crate::suggest::closest;
 
 /// One instance of a multi-instance provider configuration.
@@ -83,11 +85,15 @@ pub struct InstanceProviders {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The text and kind of a file, for building quick fixes.
+pub type FileText<'a> = &'a dyn Fn(FileId) -> Option<(std::sync::Arc<str>, foreach_syntax::FileKind)>;
+
 pub fn analyse_instance(
     module: &Module,
     scope: &ModuleScope,
     refs: &[RefSiteInfo],
     address: &str,
+    file_text: FileText<'_>,
 ) -> InstanceProviders {
     let mut diagnostics = Vec::new();
     let expansions: Vec<Expansion> =
@@ -114,11 +120,58 @@ pub fn analyse_instance(
                 let repetition = repetition(for_each, count, scope);
                 resolved.keys =
                     check_keys(r.file, key_expr, &repetition, &expansions[i], provider, fe, scope, &mut diagnostics);
+                if let Some(d) = removal_trap(module, site, for_each, fe, scope, address, file_text) {
+                    diagnostics.push(d);
+                }
             }
         }
         uses.push(resolved);
     }
     InstanceProviders { expansions, uses, diagnostics }
+}
+
+/// The "too similar" warning (the RFC's removal trap) for a keyed reference to a multi-instance provider from a
+/// managed resource or a module call that has its own `for_each`. Data and ephemeral blocks are exempt: nothing
+/// must be destroyed through their provider.
+fn removal_trap(
+    module: &Module,
+    site: &RefSiteInfo,
+    for_each: Option<&Arg>,
+    provider_for_each: &Arg,
+    scope: &ModuleScope,
+    address: &str,
+    file_text: FileText<'_>,
+) -> Option<Diagnostic> {
+    let for_each = for_each?;
+    let (user, own, entry) = match &site.owner {
+        RefOwner::Resource(i) if module.resources[*i].mode == crate::model::items::ResourceMode::Managed => {
+            (SimilarUser::Resource, module.resources[*i].address(), None)
+        }
+        RefOwner::ModuleCall(i, child) => {
+            (SimilarUser::Module, format!("module.{}", module.module_calls[*i].name), Some(child.as_str()))
+        }
+        _ => return None,
+    };
+    if !too_similar(&for_each.expr, &provider_for_each.expr) {
+        return None;
+    }
+    let (text, file_kind) = file_text(for_each.file)?;
+    let value =
+        scope.eval(for_each.file, &for_each.expr, &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
+    let full_address = if address.is_empty() { own } else { format!("{address}.{own}") };
+    let provider = site.reference.config_address();
+    Some(too_similar_diagnostic(&SimilarSite {
+        user,
+        file: for_each.file,
+        file_kind,
+        text: &text,
+        for_each: &for_each.expr,
+        address: &full_address,
+        provider: &provider,
+        providers_entry: entry,
+        provider_for_each: provider_for_each.expr_location(),
+        collection: CollectionKind::of(&value),
+    }))
 }
 
 fn origin(p: &ProviderBlock) -> String {

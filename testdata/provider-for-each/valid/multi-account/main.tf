@@ -1,9 +1,17 @@
 variable "accounts" {
-  type = map(string)
+  type = map(object({
+    id      = string
+    enabled = optional(bool, true)
+  }))
   default = {
-    prod    = "111111111111"
-    staging = "222222222222"
+    prod    = { id = "111111111111" }
+    staging = { id = "222222222222" }
   }
+}
+
+locals {
+  # Resources iterate over enabled accounts only, so an account can be retired in two steps (the RFC's pattern).
+  enabled_accounts = { for name, account in var.accounts : name => account if account.enabled }
 }
 
 provider "aws" {
@@ -12,13 +20,13 @@ provider "aws" {
   region   = "eu-west-1"
 
   assume_role {
-    role_arn     = "arn:aws:iam::${each.value}:role/OrganizationAccountAccessRole"
+    role_arn     = "arn:aws:iam::${each.value.id}:role/OrganizationAccountAccessRole"
     session_name = "foreach-${each.key}"
   }
 }
 
 resource "aws_iam_account_alias" "alias" {
-  for_each      = var.accounts
+  for_each      = local.enabled_accounts
   provider      = aws.by_account[each.key]
   account_alias = "acme-${each.key}"
 }
