@@ -741,6 +741,14 @@ fn heredoc<'i>(
         )
             .parse_next(input)?;
 
+        // PATCH(foreach-ls 4): the closing delimiter must be alone on its line, followed by a line ending (not by
+        // `]`, a comment or the end of the input).
+        cut_err(peek((space0, line_ending)))
+            .context(StrContext::Expected(StrContextValue::Description(
+                "newline after the heredoc end delimiter",
+            )))
+            .parse_next(input)?;
+
         let mut heredoc = HeredocTemplate::new(Ident::new_unchecked(delim), template);
 
         if indented {

@@ -1,6 +1,6 @@
 use super::prelude::*;
 
-use super::expr::{expr, multiline_expr};
+use super::expr::multiline_expr;
 use super::nesting::nested;
 use super::repr::{decorated, spanned};
 use super::string::{
@@ -121,7 +121,8 @@ fn if_directive(input: &mut Input) -> ModalResult<IfDirective> {
     let if_expr = (
         control(
             "%{",
-            (terminated(raw_string(ws), "if"), decorated(ws, expr, ws)),
+            // PATCH(foreach-ls 3): newlines are allowed inside a directive's braces.
+            (terminated(raw_string(ws), "if"), decorated(ws, multiline_expr, ws)),
         ),
         spanned(nested(template)),
     )
@@ -169,7 +170,8 @@ fn for_directive(input: &mut Input) -> ModalResult<ForDirective> {
                 terminated(raw_string(ws), "for"),
                 decorated(ws, cut_ident, ws),
                 opt(preceded(',', decorated(ws, cut_ident, ws))),
-                preceded(cut_tag("in"), decorated(ws, expr, ws)),
+                // PATCH(foreach-ls 3): newlines are allowed inside a directive's braces.
+                preceded(cut_tag("in"), decorated(ws, multiline_expr, ws)),
             ),
         ),
         spanned(nested(template)),
