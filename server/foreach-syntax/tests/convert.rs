@@ -285,3 +285,18 @@ fn repeated_object_key_keeps_the_last_item() {
     assert_eq!(texts, ["2", "3"]);
     assert_eq!(slice(src, items[1].key.range()), "x");
 }
+
+#[test]
+fn indented_heredoc_leaves_blank_lines_alone() {
+    // Values checked with `terraform console`: whitespace-only lines neither set the indentation nor lose any.
+    let src = "a = <<-EOT\n    a\n      \n\t  b\n    EOT\n";
+    assert_eq!(template(&value(src)).as_literal().as_deref(), Some(" a\n      \nb\n"));
+    let src = "a = <<-EOT\n    a\n  \n      b ${x}\n    EOT\n";
+    let t = template(&value(src)).clone();
+    assert_eq!(literal(&t.parts[0]).0, "a\n  \n  b ");
+    assert_eq!(literal(&t.parts[2]).0, "\n");
+    let src = "a = <<-EOT\n  ${x}\n    b\n  EOT\n";
+    let t = template(&value(src)).clone();
+    assert_eq!(literal(&t.parts[0]).0, "");
+    assert_eq!(literal(&t.parts[2]).0, "\n  b\n");
+}
