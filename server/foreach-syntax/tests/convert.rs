@@ -300,3 +300,11 @@ fn indented_heredoc_leaves_blank_lines_alone() {
     assert_eq!(literal(&t.parts[0]).0, "");
     assert_eq!(literal(&t.parts[2]).0, "\n  b\n");
 }
+
+#[test]
+fn directive_bodies_in_quoted_strings_process_escapes() {
+    let src = r#"a = "%{ if x }a\tb%{ endif }""#;
+    let t = template(&value(src)).clone();
+    let TemplatePart::If { then_part, .. } = &t.parts[0] else { panic!() };
+    assert_eq!(then_part.as_literal().as_deref(), Some("a\tb"));
+}

@@ -176,6 +176,16 @@ const CORPUS: &[(&str, &str, bool)] = &[
     ("a = \"${\"a b\"}\"", "a = \"${\"a\nb\"}\"\n", REJECT),
     ("a = <<EOT x   EOT", "a = <<EOT\nx\n  EOT\n", ACCEPT),
     ("a = \"%{ for x in  y }z%{ endfor }\"", "a = \"%{ for x in\n y }z%{ endfor }\"\n", ACCEPT),
+    ("quoted directive: a = \"%{ if x }a\\nb%{ endif }\"\\", "a = \"%{ if x }a\nb%{ endif }\"\n", REJECT),
+    ("quoted directive: a = \"%{ if x }a\"b%{ endif }\"\\n", "a = \"%{ if x }a\"b%{ endif }\"\n", REJECT),
+    ("quoted directive: a = \"%{ if x }a\\\\nb%{ endif }\"", "a = \"%{ if x }a\\nb%{ endif }\"\n", ACCEPT),
+    ("quoted directive: a = \"%{ for v in x }${v}\\\\t%{ ", "a = \"%{ for v in x }${v}\\t%{ endfor }\"\n", ACCEPT),
+    ("quoted directive: a = \"${ <<EOT\\nx\\nEOT\\n }\"\\n", "a = \"${ <<EOT\nx\nEOT\n }\"\n", ACCEPT),
+    (
+        "quoted directive: a = \"%{ if x }${ <<EOT\\n%{ if ",
+        "a = \"%{ if x }${ <<EOT\n%{ if y }\"q\"\n%{ endif }\nEOT\n}%{ endif }\"\n",
+        ACCEPT,
+    ),
 ];
 
 fn terraform_accepts(snippet: &str) -> Option<bool> {
