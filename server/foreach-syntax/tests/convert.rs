@@ -308,3 +308,33 @@ fn directive_bodies_in_quoted_strings_process_escapes() {
     let TemplatePart::If { then_part, .. } = &t.parts[0] else { panic!() };
     assert_eq!(then_part.as_literal().as_deref(), Some("a\tb"));
 }
+
+/// Renders a template whose interpolations are string literals (or `x`, the `for` variable, taking `each` in turn)
+/// and whose `if` conditions are true.
+fn render(t: &Template, each: &[&str], x: &str) -> String {
+    let mut s = String::new();
+    for part in &t.parts {
+        match part {
+            TemplatePart::Literal { value, .. } => s.push_str(value),
+            TemplatePart::Interpolation(e) => s.push_str(&e.as_string_literal().unwrap_or_else(|| x.to_owned())),
+            TemplatePart::If { then_part, .. } => s.push_str(&render(then_part, each, x)),
+            TemplatePart::For { body, .. } => each.iter().for_each(|v| s.push_str(&render(body, each, v))),
+        }
+    }
+    s
+}
+
+#[test]
+fn strip_markers_in_heredocs_stop_at_line_breaks() {
+    // Expected values come from `terraform console`: in heredoc text a `~` strips whitespace only up to the nearest
+    // line break, so indentation on the next line survives.
+    let cases = [
+        ("a = <<EOT\n%{ for x in [\"1\", \"2\"] ~}\n  ${x}\n%{ endfor ~}\nend\nEOT\n", "  1\n  2\nend\n"),
+        ("a = <<EOT\nstart\n  %{~ if true ~}\n  yes\n  %{~ endif ~}\n  tail\nEOT\n", "start\n  yes\n  tail\n"),
+        ("a = <<EOT\nx   ${~ \"y\" ~}   z\nw\nEOT\n", "xyz\nw\n"),
+        ("a = \"a  %{~ if true ~}  b  %{~ endif ~}  c\"", "abc"),
+    ];
+    for (src, expected) in cases {
+        assert_eq!(render(template(&value(src)), &["1", "2"], ""), expected, "{src}");
+    }
+}
