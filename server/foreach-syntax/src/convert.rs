@@ -132,10 +132,10 @@ impl<'a> Converter<'a> {
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
             Expression::Number(_) => ExprKind::Number(self.number_text(span)),
             Expression::String(s) => {
-                let inner = TextRange::new(
-                    (range.start() + TextSize::from(1)).min(range.end()),
-                    range.end().checked_sub(TextSize::from(1)).unwrap_or(range.end()).max(range.start()),
-                );
+                // Inside the quotes (never inverted, whatever the range).
+                let start = (range.start() + TextSize::from(1)).min(range.end());
+                let end = range.end().checked_sub(TextSize::from(1)).unwrap_or(range.end()).max(start);
+                let inner = TextRange::new(start, end);
                 let parts = vec![TemplatePart::Literal { value: s.into_value(), range: inner }];
                 ExprKind::Template(Template { parts, kind: TemplateKind::Quoted })
             }
@@ -190,7 +190,11 @@ impl<'a> Converter<'a> {
                 let lhs = self.expr(b.lhs_expr);
                 let rhs = self.expr(b.rhs_expr);
                 // The Pratt step that builds nested operations may leave inner nodes without a span.
-                let range = if range.is_empty() { TextRange::new(lhs.range.start(), rhs.range.end()) } else { range };
+                let range = if range.is_empty() {
+                    TextRange::new(lhs.range.start(), rhs.range.end().max(lhs.range.start()))
+                } else {
+                    range
+                };
                 return Expr::new(ExprKind::Binary { lhs: Box::new(lhs), op, rhs: Box::new(rhs) }, range);
             }
             Expression::ForExpr(f) => ExprKind::For(Box::new(self.for_expr(*f))),
