@@ -145,7 +145,12 @@ impl<'a> Converter<'a> {
             }
             Expression::HeredocTemplate(h) => {
                 let h = *h;
-                ExprKind::Template(self.template(h.template, TemplateKind::Heredoc, false, false, true))
+                let mut template = self.template(h.template, TemplateKind::Heredoc, false, false, true);
+                // hcl-edit (patched) leaves `<<-` indentation in place; remove it now that strip markers applied.
+                if span.as_ref().and_then(|span| self.src.get(span.start..)).is_some_and(|t| t.starts_with("<<-")) {
+                    crate::heredoc::remove_indentation(&mut template);
+                }
+                ExprKind::Template(template)
             }
             Expression::Array(a) => ExprKind::Tuple(a.into_iter().map(|e| self.expr(e)).collect()),
             Expression::Object(o) => ExprKind::Object(

@@ -338,3 +338,26 @@ fn strip_markers_in_heredocs_stop_at_line_breaks() {
         assert_eq!(render(template(&value(src)), &["1", "2"], ""), expected, "{src}");
     }
 }
+
+#[test]
+fn indented_heredocs_match_terraform() {
+    // Each expected value was printed by `terraform console` for the same heredoc. hclsyntax applies strip
+    // markers first and then removes the smallest indentation of the lines that start with text.
+    let cases = [
+        ("    l1 %{~ if true }\n    l2\n    %{~ endif }\n", "    l1\n    l2\n\n"),
+        (
+            "    %{ for x in [\"1\", \"2\"] ~}\n      item ${x}\n    %{ endfor ~}\n    done\n",
+            "      item 1\n      item 2\n    done\n",
+        ),
+        ("      a\n    b ${\"z\"}\n      %{ if true }c%{ endif }\n", "  a\nb z\n  c\n"),
+        ("    a\n      \n\t  b\n", " a\n      \nb\n"),
+        ("    a\n  \n      b ${\"y\"}\n", "a\n  \n  b y\n"),
+        ("  ${\"q\"}\n    b\n", "q\n  b\n"),
+        ("\n    a\n   %{ if true }x%{ endif }\n", "\n a\nx\n"),
+        ("    x ${~ \"y\" ~}\n      z\n", "xy      z\n"),
+    ];
+    for (body, expected) in cases {
+        let src = format!("a = <<-EOT\n{body}    EOT\n");
+        assert_eq!(render(template(&value(&src)), &["1", "2"], ""), expected, "{body:?}");
+    }
+}

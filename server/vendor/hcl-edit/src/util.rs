@@ -3,12 +3,8 @@ use std::borrow::Cow;
 pub(crate) fn dedent_by(s: &str, n: usize, skip_first: bool) -> Cow<'_, str> {
     let mut dedented = String::with_capacity(s.len());
 
-    let last = s.lines().count().saturating_sub(1);
     for (i, line) in s.lines().enumerate() {
         if i == 0 && skip_first {
-            dedented.push_str(line);
-        } else if is_blank_line(line, i == last && !s.ends_with('\n')) {
-            // PATCH(foreach-ls 6): whitespace-only lines are left as they are.
             dedented.push_str(line);
         } else if !line.is_empty() {
             dedented.extend(line.chars().skip(n));
@@ -27,12 +23,6 @@ pub(crate) fn dedent_by(s: &str, n: usize, skip_first: bool) -> Cow<'_, str> {
     Cow::Owned(dedented)
 }
 
-/// PATCH(foreach-ls 6): whether `line` is whitespace only. The last line of a literal that does not end with a
-/// newline continues into the interpolation or directive that follows it, so it is never blank.
-fn is_blank_line(line: &str, continues: bool) -> bool {
-    !continues && line.chars().all(char::is_whitespace)
-}
-
 pub(crate) fn min_leading_whitespace(s: &str, skip_first: bool) -> Option<usize> {
     if s.is_empty() {
         return None;
@@ -42,10 +32,8 @@ pub(crate) fn min_leading_whitespace(s: &str, skip_first: bool) -> Option<usize>
 
     // Find the minimum number of possible leading units of whitespace that can be be stripped off
     // of each non-empty line.
-    let last = s.lines().count().saturating_sub(1);
     for (i, line) in s.lines().enumerate() {
-        // PATCH(foreach-ls 6): whitespace-only lines do not count, as in hclsyntax.
-        if (i == 0 && skip_first) || line.is_empty() || is_blank_line(line, i == last && !s.ends_with('\n')) {
+        if (i == 0 && skip_first) || line.is_empty() {
             continue;
         }
 

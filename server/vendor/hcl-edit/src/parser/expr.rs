@@ -751,9 +751,10 @@ fn heredoc<'i>(
 
         let mut heredoc = HeredocTemplate::new(Ident::new_unchecked(delim), template);
 
-        if indented {
-            heredoc.dedent();
-        }
+        // PATCH(foreach-ls 6): no dedent here. hclsyntax applies strip markers first and then removes the
+        // indentation of `<<-` heredocs (ignoring whitespace-only lines), so foreach-syntax does both, in that
+        // order, on its own tree.
+        let _ = indented;
 
         heredoc.set_trailing(trailing);
 
