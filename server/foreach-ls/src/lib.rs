@@ -6,6 +6,7 @@ pub mod args;
 pub mod check;
 pub mod eval;
 pub mod exit;
+pub mod inspect;
 pub mod render;
 pub mod report;
 
@@ -34,6 +35,7 @@ where
     match parsed.cli.command {
         args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
+        args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
         args::Command::Serve => {
             let _ = writeln!(
                 std::io::stderr(),
