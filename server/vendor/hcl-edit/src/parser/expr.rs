@@ -20,7 +20,7 @@ use hcl_primitives::ident::{is_id_continue, is_id_start};
 use std::cell::RefCell;
 use winnow::ascii::{crlf, dec_uint, line_ending, newline, space0};
 use winnow::combinator::{
-    alt, cut_err, delimited, empty, fail, not, opt, peek, preceded, repeat, separated,
+    alt, cut_err, delimited, empty, eof, fail, not, opt, peek, preceded, repeat, separated,
     separated_pair, terminated,
 };
 use winnow::error::ErrMode;
@@ -741,9 +741,10 @@ fn heredoc<'i>(
         )
             .parse_next(input)?;
 
-        // PATCH(foreach-ls 4): the closing delimiter must be alone on its line, followed by a line ending (not by
-        // `]`, a comment or the end of the input).
-        cut_err(peek((space0, line_ending)))
+        // PATCH(foreach-ls 4): the closing delimiter must be alone on its line, followed by a line ending or the
+        // end of the input (not by `]` or a comment). A configuration file that ends right after the delimiter is
+        // rejected by foreach-syntax, which knows it is reading a file and not a standalone expression.
+        cut_err(peek((space0, alt((line_ending, eof)))))
             .context(StrContext::Expected(StrContextValue::Description(
                 "newline after the heredoc end delimiter",
             )))
