@@ -132,20 +132,25 @@ impl<'a> Converter<'a> {
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
             Expression::Number(_) => ExprKind::Number(self.number_text(span)),
             Expression::String(s) => {
-                let inner = TextRange::new(
-                    (range.start() + TextSize::from(1)).min(range.end()),
-                    range.end().checked_sub(TextSize::from(1)).unwrap_or(range.end()).max(range.start()),
-                );
+                // Inside the quotes (never inverted, whatever the range).
+                let start = (range.start() + TextSize::from(1)).min(range.end());
+                let end = range.end().checked_sub(TextSize::from(1)).unwrap_or(range.end()).max(start);
+                let inner = TextRange::new(start, end);
                 let parts = vec![TemplatePart::Literal { value: s.into_value(), range: inner }];
                 ExprKind::Template(Template { parts, kind: TemplateKind::Quoted })
             }
             Expression::StringTemplate(t) => {
                 let template: ht::Template = t.into();
-                ExprKind::Template(self.template(template, TemplateKind::Quoted, false, false))
+                ExprKind::Template(self.template(template, TemplateKind::Quoted, false, false, false))
             }
             Expression::HeredocTemplate(h) => {
                 let h = *h;
-                ExprKind::Template(self.template(h.template, TemplateKind::Heredoc, false, false))
+                let mut template = self.template(h.template, TemplateKind::Heredoc, false, false, true);
+                // hcl-edit (patched) leaves `<<-` indentation in place; remove it now that strip markers applied.
+                if span.as_ref().and_then(|span| self.src.get(span.start..)).is_some_and(|t| t.starts_with("<<-")) {
+                    crate::heredoc::remove_indentation(&mut template);
+                }
+                ExprKind::Template(template)
             }
             Expression::Array(a) => ExprKind::Tuple(a.into_iter().map(|e| self.expr(e)).collect()),
             Expression::Object(o) => ExprKind::Object(
@@ -190,7 +195,11 @@ impl<'a> Converter<'a> {
                 let lhs = self.expr(b.lhs_expr);
                 let rhs = self.expr(b.rhs_expr);
                 // The Pratt step that builds nested operations may leave inner nodes without a span.
-                let range = if range.is_empty() { TextRange::new(lhs.range.start(), rhs.range.end()) } else { range };
+                let range = if range.is_empty() {
+                    TextRange::new(lhs.range.start(), rhs.range.end().max(lhs.range.start()))
+                } else {
+                    range
+                };
                 return Expr::new(ExprKind::Binary { lhs: Box::new(lhs), op, rhs: Box::new(rhs) }, range);
             }
             Expression::ForExpr(f) => ExprKind::For(Box::new(self.for_expr(*f))),
@@ -245,15 +254,24 @@ impl<'a> Converter<'a> {
         }
     }
 
-    /// Converts a template, applying strip markers. `strip_first`/`strip_last` say whether the enclosing
-    /// directive's markers strip the leading whitespace of this template's first literal / the trailing
-    /// whitespace of its last literal.
     /// A template parsed on its own (the content of a JSON string), as a quoted template.
     pub(crate) fn standalone_template(&self, template: ht::Template) -> Template {
-        self.template(template, TemplateKind::Quoted, false, false)
+        // Its text came from JSON with real line breaks in it, which HCL treats like heredoc text.
+        self.template(template, TemplateKind::Quoted, false, false, true)
     }
 
-    fn template(&self, template: ht::Template, kind: TemplateKind, strip_first: bool, strip_last: bool) -> Template {
+    /// Converts a template, applying strip markers. `strip_first`/`strip_last` say whether the enclosing
+    /// directive's markers strip the leading whitespace of this template's first literal / the trailing
+    /// whitespace of its last literal. `lines` is set for heredoc text, where HCL's literal tokens end at each
+    /// line break, so a marker strips whitespace only up to the nearest line break (see [`strip_before`]).
+    fn template(
+        &self,
+        template: ht::Template,
+        kind: TemplateKind,
+        strip_first: bool,
+        strip_last: bool,
+        lines: bool,
+    ) -> Template {
         let elements: Vec<Element> = template.into_iter().collect();
         // For each element: does it strip the whitespace before / after itself?
         let marks: Vec<(bool, bool)> = elements.iter().map(element_strip).collect();
@@ -267,23 +285,21 @@ impl<'a> Converter<'a> {
                     let trim_start = if i == 0 { strip_first } else { marks[i - 1].1 };
                     let trim_end = if i == last { strip_last } else { marks[i + 1].0 };
                     if trim_end {
-                        let keep = value.trim_end().len();
-                        value.truncate(keep);
+                        strip_before(&mut value, lines);
                     }
                     if trim_start {
-                        let cut = value.len() - value.trim_start().len();
-                        value.drain(..cut);
+                        strip_after(&mut value, lines);
                     }
                     parts.push(TemplatePart::Literal { value, range });
                 }
                 Element::Interpolation(interp) => parts.push(TemplatePart::Interpolation(self.expr(interp.expr))),
-                Element::Directive(directive) => parts.push(self.directive(*directive)),
+                Element::Directive(directive) => parts.push(self.directive(*directive, lines)),
             }
         }
         Template { parts, kind }
     }
 
-    fn directive(&self, directive: ht::Directive) -> TemplatePart {
+    fn directive(&self, directive: ht::Directive, lines: bool) -> TemplatePart {
         let range = self.range(directive.span(), self.start());
         match directive {
             ht::Directive::If(d) => {
@@ -293,14 +309,20 @@ impl<'a> Converter<'a> {
                     None => d.endif_expr.strip.strip_start(),
                 };
                 let cond = self.expr(if_expr.cond_expr);
-                let then_part =
-                    self.template(if_expr.template, TemplateKind::Quoted, if_expr.strip.strip_end(), then_strip_last);
+                let then_part = self.template(
+                    if_expr.template,
+                    TemplateKind::Quoted,
+                    if_expr.strip.strip_end(),
+                    then_strip_last,
+                    lines,
+                );
                 let else_part = d.else_expr.map(|e| {
                     self.template(
                         e.template,
                         TemplateKind::Quoted,
                         e.strip.strip_end(),
                         d.endif_expr.strip.strip_start(),
+                        lines,
                     )
                 });
                 TemplatePart::If { cond, then_part, else_part, range }
@@ -316,12 +338,35 @@ impl<'a> Converter<'a> {
                         TemplateKind::Quoted,
                         f.strip.strip_end(),
                         d.endfor_expr.strip.strip_start(),
+                        lines,
                     ),
                     range,
                 }
             }
         }
     }
+}
+
+/// Applies a `~` marker that follows `value`: strips its trailing whitespace. In heredoc text (`lines`) HCL's
+/// literal tokens end after each line break, so only the last line of `value` (with its line break, if the marker
+/// starts a line) is stripped: `%{~ endif }` after indentation strips the indentation, not the line before.
+fn strip_before(value: &mut String, lines: bool) {
+    let from = if lines {
+        let body = value.strip_suffix('\n').unwrap_or(value);
+        body.rfind('\n').map_or(0, |i| i + 1)
+    } else {
+        0
+    };
+    let keep = from + value[from..].trim_end().len();
+    value.truncate(keep);
+}
+
+/// Applies a `~` marker that precedes `value`: strips its leading whitespace, in heredoc text (`lines`) only up to
+/// and including the first line break, so the next line keeps its indentation.
+fn strip_after(value: &mut String, lines: bool) {
+    let to = if lines { value.find('\n').map_or(value.len(), |i| i + 1) } else { value.len() };
+    let cut = to - value[..to].trim_start().len();
+    value.drain(..cut);
 }
 
 /// Whether an element strips the whitespace of the literal before it and after it.

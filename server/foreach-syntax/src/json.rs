@@ -30,7 +30,7 @@ use schema::{AttrMode, BodySchema};
 /// Parses a JSON file of `kind`; `src` starts at byte `base` of the original text (after a BOM).
 pub(crate) fn parse(src: &str, base: usize, kind: FileKind) -> Parse {
     let mut reader = Reader { src, base, errors: Vec::new() };
-    if let Some(at) = crate::nesting::too_deep(src, crate::recovery::MAX_NESTING) {
+    if let Some(at) = crate::nesting::too_deep_json(src, crate::recovery::MAX_NESTING) {
         reader.error(at..at + 1, "nested too deeply: more than 256 levels of brackets".to_owned());
         return Parse { body: Body::default(), errors: reader.errors };
     }

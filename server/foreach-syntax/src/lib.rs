@@ -6,6 +6,7 @@
 pub mod ast;
 mod convert;
 mod file_kind;
+mod heredoc;
 mod json;
 mod line_index;
 mod nesting;

@@ -31,7 +31,10 @@ pub(crate) fn parse_body(src: &str, base: usize) -> Parse {
     // No nesting pre-scan here: hcl-edit bounds its own recursion (it rejects more than 64 nested levels), so
     // absurd nesting fails fast and the item-by-item path below reports it and keeps the rest.
     let whole_error = match hcl_edit::parser::parse_body(src) {
-        Ok(body) => return Parse { body: Converter::new(src, base).body(body), errors: Vec::new() },
+        Ok(body) => {
+            let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
+            return Parse { body: Converter::new(src, base).body(body), errors };
+        }
         Err(err) => Some(err),
     };
     let mut recovery = Recovery { src, base, errors: Vec::new() };
@@ -191,4 +194,25 @@ fn missing_value(item: &str) -> Option<usize> {
     let after = item.get(eq..)?.strip_prefix('=')?;
     let after = after.trim_start();
     (name_len > 0 && (after.is_empty() || after.starts_with('#') || after.starts_with("//"))).then_some(eq)
+}
+
+/// Terraform rejects a file that ends right after a heredoc's closing delimiter, without a line break; the
+/// (patched) parser accepts it, because a standalone expression may end that way. In a file that parsed, a last
+/// line that holds nothing but a name can only be such a delimiter (an attribute needs `=`, a block `}`).
+fn heredoc_at_end_of_file(src: &str, base: usize) -> Option<SyntaxError> {
+    if src.ends_with('\n') {
+        return None;
+    }
+    let line_start = src.rfind('\n').map_or(0, |i| i + 1);
+    let name = src[line_start..].trim();
+    let is_name = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    if !is_name {
+        return None;
+    }
+    let at = line_start + (src[line_start..].len() - src[line_start..].trim_start().len());
+    let start = TextSize::try_from(base + at).unwrap_or_default();
+    let len = TextSize::try_from(name.len()).unwrap_or_default();
+    let message = format!("missing line break after the heredoc's closing `{name}` at the end of the file");
+    Some(SyntaxError { range: TextRange::at(start, len), message })
 }

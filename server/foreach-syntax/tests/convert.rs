@@ -66,7 +66,9 @@ fn one_line_block_and_empty_block() {
 
 #[test]
 fn numbers_keep_their_source_text() {
-    for (src, text) in [("a = 1.50", "1.50"), ("a = 1e3", "1e3"), ("a = -7", "-7"), ("a = 0", "0")] {
+    for (src, text) in
+        [("a = 1.50", "1.50"), ("a = 1e3", "1e3"), ("a = -7", "-7"), ("a = 0", "0"), ("a = 1e400", "1e400")]
+    {
         let e = value(src);
         assert_eq!(e.kind, ExprKind::Number(text.to_owned()), "{src}");
         assert_eq!(slice(src, e.range), text);
@@ -284,4 +286,80 @@ fn repeated_object_key_keeps_the_last_item() {
     let texts: Vec<&str> = items.iter().map(|i| slice(src, i.value.range)).collect();
     assert_eq!(texts, ["2", "3"]);
     assert_eq!(slice(src, items[1].key.range()), "x");
+}
+
+#[test]
+fn indented_heredoc_leaves_blank_lines_alone() {
+    // Values checked with `terraform console`: whitespace-only lines neither set the indentation nor lose any.
+    let src = "a = <<-EOT\n    a\n      \n\t  b\n    EOT\n";
+    assert_eq!(template(&value(src)).as_literal().as_deref(), Some(" a\n      \nb\n"));
+    let src = "a = <<-EOT\n    a\n  \n      b ${x}\n    EOT\n";
+    let t = template(&value(src)).clone();
+    assert_eq!(literal(&t.parts[0]).0, "a\n  \n  b ");
+    assert_eq!(literal(&t.parts[2]).0, "\n");
+    let src = "a = <<-EOT\n  ${x}\n    b\n  EOT\n";
+    let t = template(&value(src)).clone();
+    assert_eq!(literal(&t.parts[0]).0, "");
+    assert_eq!(literal(&t.parts[2]).0, "\n  b\n");
+}
+
+#[test]
+fn directive_bodies_in_quoted_strings_process_escapes() {
+    let src = r#"a = "%{ if x }a\tb%{ endif }""#;
+    let t = template(&value(src)).clone();
+    let TemplatePart::If { then_part, .. } = &t.parts[0] else { panic!() };
+    assert_eq!(then_part.as_literal().as_deref(), Some("a\tb"));
+}
+
+/// Renders a template whose interpolations are string literals (or `x`, the `for` variable, taking `each` in turn)
+/// and whose `if` conditions are true.
+fn render(t: &Template, each: &[&str], x: &str) -> String {
+    let mut s = String::new();
+    for part in &t.parts {
+        match part {
+            TemplatePart::Literal { value, .. } => s.push_str(value),
+            TemplatePart::Interpolation(e) => s.push_str(&e.as_string_literal().unwrap_or_else(|| x.to_owned())),
+            TemplatePart::If { then_part, .. } => s.push_str(&render(then_part, each, x)),
+            TemplatePart::For { body, .. } => each.iter().for_each(|v| s.push_str(&render(body, each, v))),
+        }
+    }
+    s
+}
+
+#[test]
+fn strip_markers_in_heredocs_stop_at_line_breaks() {
+    // Expected values come from `terraform console`: in heredoc text a `~` strips whitespace only up to the nearest
+    // line break, so indentation on the next line survives.
+    let cases = [
+        ("a = <<EOT\n%{ for x in [\"1\", \"2\"] ~}\n  ${x}\n%{ endfor ~}\nend\nEOT\n", "  1\n  2\nend\n"),
+        ("a = <<EOT\nstart\n  %{~ if true ~}\n  yes\n  %{~ endif ~}\n  tail\nEOT\n", "start\n  yes\n  tail\n"),
+        ("a = <<EOT\nx   ${~ \"y\" ~}   z\nw\nEOT\n", "xyz\nw\n"),
+        ("a = \"a  %{~ if true ~}  b  %{~ endif ~}  c\"", "abc"),
+    ];
+    for (src, expected) in cases {
+        assert_eq!(render(template(&value(src)), &["1", "2"], ""), expected, "{src}");
+    }
+}
+
+#[test]
+fn indented_heredocs_match_terraform() {
+    // Each expected value was printed by `terraform console` for the same heredoc. hclsyntax applies strip
+    // markers first and then removes the smallest indentation of the lines that start with text.
+    let cases = [
+        ("    l1 %{~ if true }\n    l2\n    %{~ endif }\n", "    l1\n    l2\n\n"),
+        (
+            "    %{ for x in [\"1\", \"2\"] ~}\n      item ${x}\n    %{ endfor ~}\n    done\n",
+            "      item 1\n      item 2\n    done\n",
+        ),
+        ("      a\n    b ${\"z\"}\n      %{ if true }c%{ endif }\n", "  a\nb z\n  c\n"),
+        ("    a\n      \n\t  b\n", " a\n      \nb\n"),
+        ("    a\n  \n      b ${\"y\"}\n", "a\n  \n  b y\n"),
+        ("  ${\"q\"}\n    b\n", "q\n  b\n"),
+        ("\n    a\n   %{ if true }x%{ endif }\n", "\n a\nx\n"),
+        ("    x ${~ \"y\" ~}\n      z\n", "xy      z\n"),
+    ];
+    for (body, expected) in cases {
+        let src = format!("a = <<-EOT\n{body}    EOT\n");
+        assert_eq!(render(template(&value(&src)), &["1", "2"], ""), expected, "{body:?}");
+    }
 }

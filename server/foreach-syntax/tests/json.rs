@@ -224,3 +224,10 @@ fn empty_json_and_bom() {
     let a = only_block(&p.body).body.attribute("a").unwrap();
     assert_eq!(slice(src, a.range), "\"a\": 1");
 }
+
+#[test]
+fn brackets_inside_strings_are_not_nesting() {
+    let src = format!("{{\"locals\": {{\"a\": \"{}\"}}}}", "[".repeat(1000));
+    let p = json(&src);
+    assert_eq!(only_block(&p.body).body.attributes().count(), 1);
+}

@@ -151,3 +151,17 @@ fn redefined_attribute_is_reported_at_the_second_key() {
     assert_eq!(error_texts(src, &p), ["a"]);
     assert_eq!(usize::from(p.errors[0].range.start()), src.rfind('a').unwrap());
 }
+
+#[test]
+fn heredoc_closing_the_file_without_a_line_break() {
+    // Terraform rejects it; the tree is still complete.
+    let src = "a = 1\nb = <<EOT\nx\nEOT";
+    let p = tf(src);
+    assert_eq!(names(&p.body), ["a", "b"]);
+    assert_eq!(error_texts(src, &p), ["EOT"]);
+    assert!(tf("b = <<EOT\nx\nEOT\n").errors.is_empty());
+    assert!(tf("b = <<EOT\nx\nEOT  ").errors.len() == 1);
+    // A standalone expression may end right after the delimiter (the evaluator wraps template text that way).
+    assert!(foreach_syntax::parse_expr("<<EOT\nx\nEOT").is_ok());
+    assert!(foreach_syntax::parse_expr("<<EOT\nx\nEOT\n").is_ok());
+}

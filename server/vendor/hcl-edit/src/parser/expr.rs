@@ -20,7 +20,7 @@ use hcl_primitives::ident::{is_id_continue, is_id_start};
 use std::cell::RefCell;
 use winnow::ascii::{crlf, dec_uint, line_ending, newline, space0};
 use winnow::combinator::{
-    alt, cut_err, delimited, empty, fail, not, opt, peek, preceded, repeat, separated,
+    alt, cut_err, delimited, empty, eof, fail, not, opt, peek, preceded, repeat, separated,
     separated_pair, terminated,
 };
 use winnow::error::ErrMode;
@@ -741,11 +741,21 @@ fn heredoc<'i>(
         )
             .parse_next(input)?;
 
+        // PATCH(foreach-ls 4): the closing delimiter must be alone on its line, followed by a line ending or the
+        // end of the input (not by `]` or a comment). A configuration file that ends right after the delimiter is
+        // rejected by foreach-syntax, which knows it is reading a file and not a standalone expression.
+        cut_err(peek((space0, alt((line_ending, eof)))))
+            .context(StrContext::Expected(StrContextValue::Description(
+                "newline after the heredoc end delimiter",
+            )))
+            .parse_next(input)?;
+
         let mut heredoc = HeredocTemplate::new(Ident::new_unchecked(delim), template);
 
-        if indented {
-            heredoc.dedent();
-        }
+        // PATCH(foreach-ls 6): no dedent here. hclsyntax applies strip markers first and then removes the
+        // indentation of `<<-` heredocs (ignoring whitespace-only lines), so foreach-syntax does both, in that
+        // order, on its own tree.
+        let _ = indented;
 
         heredoc.set_trailing(trailing);
 

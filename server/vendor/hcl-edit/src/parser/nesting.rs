@@ -32,6 +32,9 @@ pub(super) struct NestingState {
     /// The maximum operator depth of the expressions parsed within the current operator depth
     /// scope.
     operator_depth: usize,
+    /// PATCH(foreach-ls 7): whether the template being parsed is a quoted string (not a heredoc), so that the
+    /// bodies of its directives are quoted too.
+    pub(super) quoted: bool,
 }
 
 /// Runs `parser` one nesting level deeper within its own operator depth scope (see

@@ -9,14 +9,23 @@ use winnow::token::one_of;
 
 pub(super) fn number(input: &mut Input) -> ModalResult<Number> {
     alt((
-        float.verify_map(Number::from_f64),
+        float.map(finite),
         integer.map(Number::from),
         // Integers which do not fit into a `u64` are represented as floats.
         digit1
             .try_map(|s: &str| f64::from_str(s))
-            .verify_map(Number::from_f64),
+            .map(finite),
     ))
     .parse_next(input)
+}
+
+// PATCH(foreach-ls 8): HCL numbers have arbitrary precision, so a literal beyond the `f64` range (`1e400`) is
+// valid; it used to be rejected. Its value saturates to `f64::MAX`; readers that need it exactly (foreach-syntax
+// keeps every number's source text) read the literal.
+fn finite(f: f64) -> Number {
+    Number::from_f64(f)
+        .or_else(|| Number::from_f64(f64::MAX))
+        .unwrap_or_else(|| Number::from(u64::MAX))
 }
 
 fn integer(input: &mut Input) -> ModalResult<u64> {

@@ -106,6 +106,8 @@ fn string_literal<'a>(input: &mut Input<'a>) -> ModalResult<&'a str> {
     let literal_end = dispatch! {any;
         '\"' | '\\' => empty.value(true),
         '$' | '%' => '{'.value(true),
+        // PATCH(foreach-ls 5): a quoted string cannot contain a raw line break.
+        '\n' | '\r' => empty.value(true),
         _ => fail,
     };
     any_until(literal_end).parse_next(input)

@@ -1,6 +1,6 @@
 use super::prelude::*;
 
-use super::expr::{expr, multiline_expr};
+use super::expr::multiline_expr;
 use super::nesting::nested;
 use super::repr::{decorated, spanned};
 use super::string::{
@@ -23,12 +23,24 @@ use winnow::token::one_of;
 use hcl_primitives::ident::is_id_continue;
 
 pub(super) fn string_template(input: &mut Input) -> ModalResult<StringTemplate> {
-    delimited('"', elements(build_string(quoted_string_fragment)), '"')
+    // PATCH(foreach-ls 7): the state is not part of checkpoints, so it is restored explicitly.
+    let outer = input.state.quoted;
+    input.state.quoted = true;
+    let result = delimited('"', elements(build_string(quoted_string_fragment)), '"')
         .output_into()
-        .parse_next(input)
+        .parse_next(input);
+    input.state.quoted = outer;
+    result
 }
 
 pub(super) fn template(input: &mut Input) -> ModalResult<Template> {
+    // PATCH(foreach-ls 7): a directive's body inside a quoted string is quoted text: it ends at a `"` and cannot
+    // contain a raw line break (it used to be parsed like heredoc text).
+    if input.state.quoted {
+        return elements(build_string(quoted_string_fragment))
+            .output_into()
+            .parse_next(input);
+    }
     let literal_end = alt(("${", "%{"));
     let literal = template_literal(literal_end);
     elements(literal).output_into().parse_next(input)
@@ -38,6 +50,18 @@ pub(super) fn heredoc_template<'a>(
     delim: &'a str,
 ) -> impl ModalParser<Input<'a>, Template, ContextError> {
     move |input: &mut Input<'a>| {
+        // PATCH(foreach-ls 7): a heredoc inside an interpolation of a quoted string is not quoted.
+        let outer = input.state.quoted;
+        input.state.quoted = false;
+        let result = heredoc_template_inner(delim, input);
+        input.state.quoted = outer;
+        result
+    }
+}
+
+// PATCH(foreach-ls 7): the former body of `heredoc_template`, unchanged.
+fn heredoc_template_inner<'a>(delim: &'a str, input: &mut Input<'a>) -> ModalResult<Template> {
+    {
         // We'll need to look for a line ending followed by optional space and the heredoc
         // delimiter.
         //
@@ -121,7 +145,8 @@ fn if_directive(input: &mut Input) -> ModalResult<IfDirective> {
     let if_expr = (
         control(
             "%{",
-            (terminated(raw_string(ws), "if"), decorated(ws, expr, ws)),
+            // PATCH(foreach-ls 3): newlines are allowed inside a directive's braces.
+            (terminated(raw_string(ws), "if"), decorated(ws, multiline_expr, ws)),
         ),
         spanned(nested(template)),
     )
@@ -169,7 +194,8 @@ fn for_directive(input: &mut Input) -> ModalResult<ForDirective> {
                 terminated(raw_string(ws), "for"),
                 decorated(ws, cut_ident, ws),
                 opt(preceded(',', decorated(ws, cut_ident, ws))),
-                preceded(cut_tag("in"), decorated(ws, expr, ws)),
+                // PATCH(foreach-ls 3): newlines are allowed inside a directive's braces.
+                preceded(cut_tag("in"), decorated(ws, multiline_expr, ws)),
             ),
         ),
         spanned(nested(template)),
