@@ -21,6 +21,10 @@ pub fn human(report: &Report, color: bool) -> String {
         for rel in &r.related {
             group = group.element(snippet(report, &rel.span, Some(rel.message.as_str())));
         }
+        for f in &r.fixes {
+            let how = if f.automatic { " (applied by `check --fix`)" } else { " (offered in the editor)" };
+            group = group.element(Level::HELP.message(format!("quick fix: {}{how}", f.title)));
+        }
         out.push_str(&renderer.render(&[group]));
         out.push_str("\n\n");
     }
@@ -89,6 +93,13 @@ pub fn json(report: &Report) -> String {
                 "message": r.message,
                 "file": r.span.path,
                 "range": span_json(&r.span),
+                "fixes": r.fixes.iter().map(|f| json!({
+                    "title": f.title,
+                    "automatic": f.automatic,
+                    "edits": f.edits.iter().map(|(span, text)| json!({
+                        "file": span.path, "range": span_json(span), "new_text": text,
+                    })).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
                 "related": r.related.iter().map(|rel| json!({
                     "file": rel.span.path,
                     "range": span_json(&rel.span),

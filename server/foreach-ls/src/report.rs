@@ -39,6 +39,15 @@ pub struct Record {
     pub message: String,
     pub span: Span,
     pub related: Vec<RelatedRecord>,
+    pub fixes: Vec<FixRecord>,
+}
+
+/// A quick fix with located edits.
+#[derive(Debug, Clone)]
+pub struct FixRecord {
+    pub title: String,
+    pub automatic: bool,
+    pub edits: Vec<(Span, String)>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -116,12 +125,22 @@ pub fn build(diagnostics: &[Diagnostic], files: &HashMap<FileId, (String, Arc<st
                 texts.entry(f).or_insert(t);
             }
         }
+        let fixes = d
+            .fixes
+            .iter()
+            .map(|f| FixRecord {
+                title: f.title.clone(),
+                automatic: f.automatic,
+                edits: f.edits.iter().map(|e| (locator.span(e.location), e.new_text.clone())).collect(),
+            })
+            .collect();
         records.push(Record {
             code: d.code.as_str(),
             severity: d.severity,
             message: d.message.clone(),
             span: primary,
             related,
+            fixes,
         });
     }
     Report { records, summary, texts }

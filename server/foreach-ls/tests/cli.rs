@@ -360,3 +360,32 @@ fn fix_rewrites_the_rfc_trap_in_place_and_reports_what_remains() {
     let new = "for_each = { for k, v in var.aws_regions : k => v if try(v.enabled, true) }\n  #          ^^^^^^^^^^^^^^^ warning[too-similar-for-each]";
     assert_eq!(after, before.replacen(old, new, 1));
 }
+
+#[test]
+fn quick_fixes_are_printed_in_human_and_json_output() {
+    let o = run(&["check", "testdata/examples/multi-region", "--no-color"]);
+    assert!(
+        stdout(&o)
+            .contains("= help: quick fix: Filter `for_each` through an `enabled` attribute (applied by `check --fix`)")
+    );
+    let (_, v) = json(&["check", "testdata/examples/multi-region"]);
+    let trap = v["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "too-similar-for-each").unwrap();
+    let edit = &trap["fixes"][0]["edits"][0];
+    assert_eq!(edit["new_text"], "{ for k, v in var.regions : k => v if try(v.enabled, true) }");
+    assert_eq!(edit["range"]["start"]["line"], trap["range"]["start"]["line"]);
+    assert_eq!(trap["fixes"][0]["automatic"], true);
+}
+
+#[test]
+fn a_symlink_loop_between_modules_ends_in_a_cycle_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "module \"a\" {\n  source = \"./a\"\n}\n").unwrap();
+    std::fs::create_dir(dir.path().join("a")).unwrap();
+    std::fs::write(dir.path().join("a/main.tf"), "module \"again\" {\n  source = \"./loop\"\n}\n").unwrap();
+    // a/loop -> a: following `./loop` from `a` would load `a` again, forever.
+    std::os::unix::fs::symlink(dir.path().join("a"), dir.path().join("a/loop")).unwrap();
+    let o = run_in(dir.path(), &["check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(codes(&v), ["module-cycle"]);
+}

@@ -31,6 +31,12 @@ provider "aws" {
   #          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[provider-for-each-not-static]
 }
 
+provider "aws" {
+  alias    = "applying"
+  for_each = terraform.applying ? toset([]) : toset(["a"])
+  #          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[provider-for-each-not-static]
+}
+
 resource "aws_organizations_organization" "org" {}
 
 module "accounts" {
