@@ -4,6 +4,8 @@
 //! in a resource or output body as the list of references it makes. This keeps a summary of a 20 MB workspace
 //! small (the parse trees are dropped once summarised) while still answering every check.
 
+use std::sync::Arc;
+
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Block, Expr, Ident};
 
@@ -36,6 +38,22 @@ impl Arg {
     pub fn key_location(&self) -> FileRange {
         FileRange::new(self.file, self.name.range)
     }
+}
+
+/// The declarations of a file or, merged, of a module: items are shared (`Arc`) between a file's summary and its
+/// module, so building a module copies pointers, not declarations.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Items {
+    pub variables: Vec<Arc<Variable>>,
+    pub locals: Vec<Arc<Local>>,
+    pub providers: Vec<Arc<ProviderBlock>>,
+    pub resources: Vec<Arc<Resource>>,
+    pub module_calls: Vec<Arc<ModuleCall>>,
+    pub outputs: Vec<Arc<Output>>,
+    pub required_providers: Vec<Arc<RequiredProvider>>,
+    pub backends: Vec<Arc<SettingsBlock>>,
+    pub encryption: Vec<Arc<SettingsBlock>>,
+    pub others: Vec<Arc<OtherBlock>>,
 }
 
 /// Where a block is: its file, the whole block, and the label that names it (for diagnostics on one line).

@@ -13,21 +13,25 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::*;
 use crate::model::refs::references;
 
-/// Everything one configuration file declares.
+/// Everything one configuration file declares (its [`Items`]), with the problems found reading it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileSummary {
-    pub variables: Vec<Arc<Variable>>,
-    pub locals: Vec<Arc<Local>>,
-    pub providers: Vec<Arc<ProviderBlock>>,
-    pub resources: Vec<Arc<Resource>>,
-    pub module_calls: Vec<Arc<ModuleCall>>,
-    pub outputs: Vec<Arc<Output>>,
-    pub required_providers: Vec<Arc<RequiredProvider>>,
-    pub backends: Vec<Arc<SettingsBlock>>,
-    pub encryption: Vec<Arc<SettingsBlock>>,
-    pub others: Vec<Arc<OtherBlock>>,
+    pub items: Items,
     pub diagnostics: Vec<Diagnostic>,
     pub syntax_errors: Vec<foreach_syntax::SyntaxError>,
+}
+
+impl std::ops::Deref for FileSummary {
+    type Target = Items;
+    fn deref(&self) -> &Items {
+        &self.items
+    }
+}
+
+impl std::ops::DerefMut for FileSummary {
+    fn deref_mut(&mut self) -> &mut Items {
+        &mut self.items
+    }
 }
 
 pub fn lower_file(file: FileId, body: &Body) -> FileSummary {

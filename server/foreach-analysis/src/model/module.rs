@@ -33,18 +33,22 @@ pub struct Module {
     pub files: Vec<FileId>,
     /// `.tf` files ignored because a `.tofu` file of the same base name exists, with the file that wins.
     pub shadowed: Vec<(FileId, FileId)>,
-    pub variables: Vec<Arc<Variable>>,
-    pub locals: Vec<Arc<Local>>,
-    pub providers: Vec<Arc<ProviderBlock>>,
-    pub resources: Vec<Arc<Resource>>,
-    pub module_calls: Vec<Arc<ModuleCall>>,
-    pub outputs: Vec<Arc<Output>>,
-    pub required_providers: Vec<Arc<RequiredProvider>>,
-    pub backends: Vec<Arc<SettingsBlock>>,
-    pub encryption: Vec<Arc<SettingsBlock>>,
-    pub others: Vec<Arc<OtherBlock>>,
+    pub items: Items,
     /// Problems of the merge itself (duplicates, overrides without a base).
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::ops::Deref for Module {
+    type Target = Items;
+    fn deref(&self) -> &Items {
+        &self.items
+    }
+}
+
+impl std::ops::DerefMut for Module {
+    fn deref_mut(&mut self) -> &mut Items {
+        &mut self.items
+    }
 }
 
 impl Module {
