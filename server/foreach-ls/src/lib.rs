@@ -9,8 +9,6 @@ pub mod exit;
 pub mod render;
 pub mod report;
 
-use std::io::Write;
-
 use exit::ExitStatus;
 
 /// Entry point of the binary; returns the process exit code.
@@ -34,12 +32,9 @@ where
     match parsed.cli.command {
         args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
-        args::Command::Serve => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "foreach-ls: the language server is not available in this build yet; use `foreach-ls check`"
-            );
-            ExitStatus::Usage
-        }
+        args::Command::Serve => match foreach_lsp::serve_stdio() {
+            0 => ExitStatus::Clean,
+            _ => ExitStatus::Usage,
+        },
     }
 }
