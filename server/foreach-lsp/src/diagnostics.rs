@@ -12,7 +12,7 @@ use tokio::sync::Notify;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 use crate::config::Config;
-use crate::convert::{Files, path_to_uri};
+use crate::convert::{Files, path_to_uri, uri_to_path};
 use crate::state::{Snapshot, State};
 
 #[derive(Default)]
@@ -58,7 +58,9 @@ pub async fn run(state: Arc<State>) {
 
 async fn publish_once(state: &Arc<State>) {
     let config = state.config();
-    let Ok(all) = state.with_analysis(move |snap| compute(snap, &config)).await else {
+    let Ok((all, versions)) =
+        state.with_analysis(move |snap| Ok((compute(snap, &config)?, snap.versions.clone()))).await
+    else {
         // Cancelled by a newer change, which has scheduled another round.
         return;
     };
@@ -72,7 +74,8 @@ async fn publish_once(state: &Arc<State>) {
     }
     for uri in published.keys() {
         if !fresh.contains_key(uri) {
-            state.client.publish_diagnostics(uri.clone(), Vec::new(), None).await;
+            let version = uri_to_path(uri).and_then(|p| versions.get(&p).copied());
+            state.client.publish_diagnostics(uri.clone(), Vec::new(), version).await;
         }
     }
     *published = fresh;
