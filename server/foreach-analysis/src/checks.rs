@@ -11,6 +11,9 @@ use crate::base::FileRange;
 use crate::db::{Db, ModuleDir, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::module_eval::tree_values;
+use crate::providers::checks::module_provider_checks;
+use crate::providers::test_files::test_file_checks;
+use crate::providers::tree_provider_checks;
 use crate::refcheck::undefined_references;
 use crate::suppress::is_suppressed;
 use crate::tree::module_tree;
@@ -28,6 +31,8 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
         out.extend(root_assignments(db, ws, tree.node(*root).dir).diagnostics.iter().cloned());
     }
     out.extend(tree_values(db, ws).diagnostics.iter().cloned());
+    out.extend(tree_provider_checks(db, ws).iter().cloned());
+    out.extend(test_file_checks(db, ws).iter().cloned());
     out.retain(|d| !is_suppressed(db, ws, d));
     sort_and_dedup(&mut out);
     Arc::new(out)
@@ -57,6 +62,7 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
         let m = module(db, dir);
         out.extend(m.diagnostics.iter().cloned());
         out.extend(undefined_references(&m));
+        out.extend(module_provider_checks(&m));
         for (shadowed, winner) in &m.shadowed {
             let winner_name = dir
                 .files(db)

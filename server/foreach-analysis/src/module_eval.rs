@@ -17,6 +17,8 @@ use crate::eval::scope::{LocalDecl, ModuleScope, ModuleStaticInputs, SuppliedVal
 use crate::eval::{EvalContext, Value, eval_literal_expr};
 use crate::model::module::Module;
 use crate::paths::relative_path;
+use crate::providers::config::module_references;
+use crate::providers::expand::{InstanceProviders, analyse_instance};
 use crate::tree::{ModuleTree, NodeId, TreeNode, module_tree};
 use crate::vars::{Assignment, RawValue, root_assignments};
 
@@ -28,6 +30,8 @@ pub struct InstanceValues {
     pub locals: Vec<(String, Value)>,
     /// Module call arguments evaluated in this instance's scope: (call name, argument name, value).
     pub call_arguments: Vec<(String, String, Value)>,
+    /// Provider `for_each` expansions and the instance keys each reference selects, in this instance.
+    pub providers: std::sync::Arc<InstanceProviders>,
 }
 
 impl InstanceValues {
@@ -67,10 +71,18 @@ pub fn tree_values(db: &dyn Db, ws: Workspace) -> Arc<TreeValues> {
                 call_arguments.push((call.name.clone(), input.name.name.clone(), v));
             }
         }
+        let (refs, _) = module_references(&module);
+        let providers = analyse_instance(&module, &scope, &refs, &node.address());
+        diags.extend(providers.diagnostics.iter().cloned());
         diags.extend(scope.take_diagnostics());
         out.diagnostics.extend(diags);
         debug_assert_eq!(out.instances.len(), index);
-        out.instances.push(InstanceValues { variables: values.variables, locals: values.locals, call_arguments });
+        out.instances.push(InstanceValues {
+            variables: values.variables,
+            locals: values.locals,
+            call_arguments,
+            providers: std::sync::Arc::new(providers),
+        });
     }
     Arc::new(out)
 }

@@ -23,8 +23,22 @@ pub enum Command {
     Check(CheckArgs),
     /// Evaluate an expression in the static scope of a root module, as OpenTofu's early evaluation would.
     Eval(EvalArgs),
+    /// Print every provider configuration with its instances, and what each block uses, as JSON.
+    Inspect(InspectArgs),
     /// Start the language server on stdin/stdout.
     Serve,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct InspectArgs {
+    /// The root module directory (default: the current directory).
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+    #[command(flatten)]
+    pub vars: VarArgs,
+    /// Skip paths matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -6,6 +6,7 @@ pub mod args;
 pub mod check;
 pub mod eval;
 pub mod exit;
+pub mod inspect;
 pub mod render;
 pub mod report;
 
@@ -32,6 +33,7 @@ where
     match parsed.cli.command {
         args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
+        args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
         args::Command::Serve => match foreach_lsp::serve_stdio() {
             0 => ExitStatus::Clean,
             _ => ExitStatus::Usage,

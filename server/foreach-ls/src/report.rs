@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use foreach_analysis::{Diagnostic, FileId, Severity};
+use foreach_analysis::{Diagnostic, FileId, FileRange, Severity};
 use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,15 +57,46 @@ pub struct Report {
     pub texts: HashMap<FileId, Arc<str>>,
 }
 
+/// Turns file ranges into [`Span`]s, building each file's line index once.
+pub struct Locator<'a> {
+    files: &'a HashMap<FileId, (String, Arc<str>)>,
+    cwd: &'a Path,
+    indexes: HashMap<FileId, LineIndex>,
+}
+
+impl<'a> Locator<'a> {
+    pub fn new(files: &'a HashMap<FileId, (String, Arc<str>)>, cwd: &'a Path) -> Locator<'a> {
+        Locator { files, cwd, indexes: HashMap::new() }
+    }
+
+    pub fn span(&mut self, location: FileRange) -> Span {
+        let file = location.file;
+        let (path, text) = match self.files.get(&file) {
+            Some((p, t)) => (p.as_str(), t.clone()),
+            None => ("<unknown>", Arc::from("")),
+        };
+        let index = self.indexes.entry(file).or_insert_with(|| LineIndex::new(&text));
+        let pos = |offset: TextSize| {
+            let offset = offset.min(TextSize::of(&*text));
+            let lc = index.line_col(offset, ColumnEncoding::Char);
+            Pos { line: lc.line + 1, column: lc.col + 1, offset: offset.into() }
+        };
+        Span {
+            file,
+            path: relative(path, self.cwd),
+            start: pos(location.range.start()),
+            end: pos(location.range.end()),
+        }
+    }
+
+    pub fn text(&self, file: FileId) -> Option<Arc<str>> {
+        self.files.get(&file).map(|(_, t)| t.clone())
+    }
+}
+
 pub fn build(diagnostics: &[Diagnostic], files: &HashMap<FileId, (String, Arc<str>)>, cwd: &Path) -> Report {
-    let mut indexes: HashMap<FileId, LineIndex> = HashMap::new();
+    let mut locator = Locator::new(files, cwd);
     let mut texts: HashMap<FileId, Arc<str>> = HashMap::new();
-    let mut span = |file: FileId, start: TextSize, end: TextSize| -> Span {
-        let (path, text) = files.get(&file).cloned().unwrap_or_else(|| (String::from("<unknown>"), Arc::from("")));
-        let index = indexes.entry(file).or_insert_with(|| LineIndex::new(&text));
-        texts.entry(file).or_insert_with(|| text.clone());
-        Span { file, path: relative(&path, cwd), start: pos(index, &text, start), end: pos(index, &text, end) }
-    };
     let mut summary = Summary { files: files.len(), ..Summary::default() };
     let mut records = Vec::with_capacity(diagnostics.len());
     for d in diagnostics {
@@ -74,15 +105,17 @@ pub fn build(diagnostics: &[Diagnostic], files: &HashMap<FileId, (String, Arc<st
             Severity::Warning => summary.warnings += 1,
             Severity::Info | Severity::Hint => summary.infos += 1,
         }
-        let primary = span(d.location.file, d.location.range.start(), d.location.range.end());
-        let related = d
+        let primary = locator.span(d.location);
+        let related: Vec<RelatedRecord> = d
             .related
             .iter()
-            .map(|r| RelatedRecord {
-                span: span(r.location.file, r.location.range.start(), r.location.range.end()),
-                message: r.message.clone(),
-            })
+            .map(|r| RelatedRecord { span: locator.span(r.location), message: r.message.clone() })
             .collect();
+        for f in std::iter::once(d.location.file).chain(d.related.iter().map(|r| r.location.file)) {
+            if let Some(t) = locator.text(f) {
+                texts.entry(f).or_insert(t);
+            }
+        }
         records.push(Record {
             code: d.code.as_str(),
             severity: d.severity,
@@ -92,12 +125,6 @@ pub fn build(diagnostics: &[Diagnostic], files: &HashMap<FileId, (String, Arc<st
         });
     }
     Report { records, summary, texts }
-}
-
-fn pos(index: &LineIndex, text: &str, offset: TextSize) -> Pos {
-    let offset = offset.min(TextSize::of(text));
-    let lc = index.line_col(offset, ColumnEncoding::Char);
-    Pos { line: lc.line + 1, column: lc.col + 1, offset: offset.into() }
 }
 
 /// A path relative to the current directory when it is inside it, else the absolute path.

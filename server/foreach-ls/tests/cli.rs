@@ -289,3 +289,31 @@ fn eval_reports_errors_in_the_expression() {
     let o = run(&["eval", "1", "--dir", "testdata/cli/nope"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn inspect_lists_instances_and_what_each_block_uses() {
+    let o = run(&["inspect", "testdata/provider-for-each/valid/multi-region"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let by_region = v["providers"].as_array().unwrap().iter().find(|p| p["alias"] == "by_region").unwrap();
+    assert_eq!(by_region["status"], "expanded");
+    let keys: Vec<&str> =
+        by_region["instances"].as_array().unwrap().iter().map(|i| i["key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["aps1", "euw1", "use1"]);
+    assert_eq!(by_region["instances"][1]["arguments"]["region"], "eu-west-1");
+    let nested = v["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["module"] == "module.region.module.bucket" && b["address"] == "aws_s3_bucket.b")
+        .expect("the nested module's bucket is listed");
+    assert_eq!(nested["provider"]["module"], "");
+    assert_eq!(nested["provider"]["config"], "aws.by_region");
+    assert_eq!(nested["provider"]["via"], serde_json::json!(["module.bucket", "module.region"]));
+    let selected: Vec<&str> =
+        nested["instances"].as_array().unwrap().iter().map(|i| i["provider_key"].as_str().unwrap()).collect();
+    assert_eq!(selected, ["euw1", "use1"], "only the enabled regions get module instances");
+    let global = v["blocks"].as_array().unwrap().iter().find(|b| b["address"] == "aws_s3_bucket.global").unwrap();
+    assert_eq!(global["provider"]["explicit"], false);
+    assert_eq!(global["provider"]["config"], "aws");
+}

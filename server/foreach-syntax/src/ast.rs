@@ -13,10 +13,12 @@ use text_size::TextRange;
 /// A sequence of attributes and blocks, in source order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Body {
+    /// Attributes and blocks, in source order.
     pub structures: Vec<Structure>,
 }
 
 impl Body {
+    /// The attributes, in source order.
     pub fn attributes(&self) -> impl Iterator<Item = &Attribute> {
         self.structures.iter().filter_map(|s| match s {
             Structure::Attribute(a) => Some(a),
@@ -24,6 +26,7 @@ impl Body {
         })
     }
 
+    /// The nested blocks, in source order.
     pub fn blocks(&self) -> impl Iterator<Item = &Block> {
         self.structures.iter().filter_map(|s| match s {
             Structure::Block(b) => Some(b),
@@ -36,11 +39,13 @@ impl Body {
         self.attributes().filter(|a| a.key.name == name).last()
     }
 
+    /// The nested blocks of one type (`resource`, `provider`, ...), in source order.
     pub fn blocks_named<'a>(&'a self, ident: &'a str) -> impl Iterator<Item = &'a Block> + 'a {
         self.blocks().filter(move |b| b.ident.name == ident)
     }
 }
 
+/// One item of a body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Structure {
     Attribute(Attribute),
@@ -69,11 +74,13 @@ pub struct Block {
 }
 
 impl Block {
+    /// The value of the label at `index` (`resource "aws_s3_bucket" "logs"`: 0 is the type, 1 the name).
     pub fn label(&self, index: usize) -> Option<&str> {
         self.labels.get(index).map(|l| l.value.as_str())
     }
 }
 
+/// A block label: `"aws"` or a bare `aws` (in JSON, the object key that gives it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlockLabel {
     pub value: String,
@@ -83,18 +90,21 @@ pub struct BlockLabel {
     pub range: TextRange,
 }
 
+/// A name as written (attribute key, block type, variable, function name, `for` variable).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ident {
     pub name: String,
     pub range: TextRange,
 }
 
+/// An expression and the range of its source text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Expr {
     pub kind: ExprKind,
     pub range: TextRange,
 }
 
+/// What an expression is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ExprKind {
     Null,
@@ -138,12 +148,14 @@ pub enum ExprKind {
     Invalid,
 }
 
+/// One `key = value` of an object constructor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectItem {
     pub key: ObjectKey,
     pub value: Expr,
 }
 
+/// The key of an object item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ObjectKey {
     /// A bare identifier key: `{ foo = 1 }` (a string "foo", never a variable).
@@ -153,6 +165,7 @@ pub enum ObjectKey {
 }
 
 impl ObjectKey {
+    /// The key's source range.
     pub fn range(&self) -> TextRange {
         match self {
             ObjectKey::Ident(i) => i.range,
@@ -161,6 +174,7 @@ impl ObjectKey {
     }
 }
 
+/// One step of a traversal.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraversalStep {
     pub op: TraversalOp,
@@ -168,6 +182,7 @@ pub struct TraversalStep {
     pub range: TextRange,
 }
 
+/// What a traversal step does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TraversalOp {
     /// `.name`
@@ -182,6 +197,7 @@ pub enum TraversalOp {
     FullSplat,
 }
 
+/// `name(args)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FuncCall {
     pub name: FuncName,
@@ -190,6 +206,7 @@ pub struct FuncCall {
     pub expand_final: bool,
 }
 
+/// A function name with its `::` namespace.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FuncName {
     /// `provider::aws::arn_parse` has namespace `["provider", "aws"]`; `core::toset` has `["core"]`.
@@ -210,12 +227,14 @@ impl FuncName {
     }
 }
 
+/// `-x` and `!x`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnaryOp {
     Neg,
     Not,
 }
 
+/// The binary operators, named by meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BinaryOp {
     Eq,
@@ -234,6 +253,7 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// The operator as written.
     pub fn as_str(self) -> &'static str {
         match self {
             BinaryOp::Eq => "==",
@@ -266,6 +286,7 @@ pub struct ForExpr {
     pub grouping: bool,
 }
 
+/// A quoted string or heredoc, as a sequence of parts (literal values already unescaped and stripped).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
     pub parts: Vec<TemplatePart>,
@@ -286,12 +307,14 @@ impl Template {
     }
 }
 
+/// How a template was written. Directive bodies are `Quoted`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TemplateKind {
     Quoted,
     Heredoc,
 }
 
+/// One part of a template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TemplatePart {
     Literal {
@@ -318,6 +341,7 @@ pub enum TemplatePart {
 }
 
 impl Expr {
+    /// An expression of `kind` covering `range`.
     pub fn new(kind: ExprKind, range: TextRange) -> Expr {
         Expr { kind, range }
     }

@@ -50,8 +50,10 @@ pub(crate) fn parse(src: &str, base: usize, kind: FileKind) -> Parse {
         Ok(result) => result.value,
         Err(err) => {
             let range = err.range();
-            // Never an empty range: point at least at one character (or at the end of an empty text).
-            let end = if range.end > range.start { range.end } else { next_char_end(src, range.start) };
+            // Point at least at one character, unless that is a line break or the end of the text. A range over
+            // several lines ("unterminated object") shrinks to its first character, the opening bracket.
+            let multi_line = src.get(range.start..range.end).is_none_or(|t| t.contains('\n'));
+            let end = if range.end > range.start && !multi_line { range.end } else { next_char_end(src, range.start) };
             reader.error(range.start..end, format!("invalid JSON: {}", err.kind()));
             return Parse { body: Body::default(), errors: reader.errors };
         }
@@ -66,8 +68,7 @@ pub(crate) fn parse(src: &str, base: usize, kind: FileKind) -> Parse {
             }
         }
         Some(other) => {
-            let r = other.range();
-            reader.error(r.start..r.end, "the root of a JSON configuration file must be an object".to_owned());
+            reader.error(token_range(&other), "the root of a JSON configuration file must be an object".to_owned());
             Body::default()
         }
         // An empty (or whitespace-only) file holds nothing.
@@ -78,7 +79,7 @@ pub(crate) fn parse(src: &str, base: usize, kind: FileKind) -> Parse {
 
 fn next_char_end(src: &str, at: usize) -> usize {
     let at = at.min(src.len());
-    src.get(at..).and_then(|rest| rest.chars().next()).map_or(at, |c| at + c.len_utf8())
+    at + crate::token_len(src, at)
 }
 
 struct Reader<'a> {
@@ -156,9 +157,8 @@ impl Reader<'_> {
                 out.push(Structure::Block(Block { ident: ident.clone(), labels, body, range, body_range }));
             }
             other => {
-                let r = other.range();
                 let what = if labels_left > 0 { "an object of labels" } else { "an object (the block body)" };
-                self.error(r.start..r.end, format!("expected {what} for a `{}` block", ident.name));
+                self.error(token_range(&other), format!("expected {what} for a `{}` block", ident.name));
             }
         }
     }
@@ -223,11 +223,6 @@ impl Reader<'_> {
         let content = r.start + 1..r.end.saturating_sub(1).max(r.start + 1);
         // Without escapes the value is the raw text between the quotes, so offsets inside it are exact.
         let exact = self.src.get(content.clone()) == Some(s.value.as_ref());
-        let converter = if exact {
-            Converter::new(&s.value, self.base + content.start)
-        } else {
-            Converter::with_fixed_range(&s.value, range)
-        };
         match mode {
             AttrMode::Literal => {
                 let inner = if exact { self.range(content) } else { range };
@@ -235,18 +230,30 @@ impl Reader<'_> {
                 Expr::new(ExprKind::Template(Template { parts, kind: TemplateKind::Quoted }), range)
             }
             AttrMode::Template => match hcl_edit::parser::parse_template(&s.value) {
-                Ok(template) => Expr::new(ExprKind::Template(converter.standalone_template(template)), range),
-                Err(err) => self.embedded_error(&s.value, exact, content.start, range, &err),
-            },
-            _ => match hcl_edit::parser::parse_expr(&s.value) {
-                Ok(expr) => {
-                    let expr = converter.expr(expr);
-                    // The expression fills the string: give it the string's range when it is the whole value,
-                    // so that it never starts inside the quotes' whitespace.
-                    if exact { expr } else { Expr::new(expr.kind, range) }
+                Ok(template) => {
+                    let converter = if exact {
+                        Converter::new(&s.value, self.base + content.start)
+                    } else {
+                        Converter::with_fixed_range(&s.value, range)
+                    };
+                    Expr::new(ExprKind::Template(converter.standalone_template(template)), range)
                 }
                 Err(err) => self.embedded_error(&s.value, exact, content.start, range, &err),
             },
+            _ => {
+                // Whitespace around the expression is allowed, as in a native attribute value.
+                let text = s.value.trim();
+                let start = content.start + (s.value.len() - s.value.trim_start().len());
+                let converter = if exact {
+                    Converter::new(text, self.base + start)
+                } else {
+                    Converter::with_fixed_range(text, range)
+                };
+                match hcl_edit::parser::parse_expr(text) {
+                    Ok(expr) => converter.expr(expr),
+                    Err(err) => self.embedded_error(text, exact, start, range, &err),
+                }
+            }
         }
     }
 
@@ -265,6 +272,16 @@ impl Reader<'_> {
         }
         self.errors.push(error);
         Expr::new(ExprKind::Invalid, range)
+    }
+}
+
+/// The range an error about `value` covers: a scalar's token, or just the opening bracket of an array (which may
+/// span many lines).
+fn token_range(value: &j::Value) -> std::ops::Range<usize> {
+    let r = value.range();
+    match value {
+        j::Value::Array(_) | j::Value::Object(_) => r.start..r.start + 1,
+        _ => r.start..r.end,
     }
 }
 

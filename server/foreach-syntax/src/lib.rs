@@ -19,14 +19,19 @@ pub use text_size::{TextRange, TextSize};
 /// The result of parsing one file: always a tree (possibly partial) plus the syntax errors found.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Parse {
+    /// Everything that could be read, in source order (with recovery, a partial tree).
     pub body: ast::Body,
+    /// Every syntax error, sorted by position; empty exactly when the file is valid.
     pub errors: Vec<SyntaxError>,
 }
 
 /// A syntax error with a precise range in the original text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyntaxError {
+    /// The offending token: one character, or an empty range at a line end or the end of the text (an error range
+    /// never spans lines), never a whole block.
     pub range: TextRange,
+    /// Lower-case, in our words, possibly followed by the parser's expectation (`expected `]``).
     pub message: String,
 }
 
@@ -44,6 +49,20 @@ pub fn parse(text: &str, kind: FileKind) -> Parse {
 /// `text`.
 pub fn parse_expr(text: &str) -> Result<ast::Expr, SyntaxError> {
     let (src, base) = strip_bom(text);
+    if src.trim().is_empty() {
+        let at = TextSize::try_from(text.len()).unwrap_or_default();
+        return Err(SyntaxError { range: TextRange::empty(at), message: "expected an expression".to_owned() });
+    }
+    if let Some(at) = nesting::too_deep(src, recovery::MAX_NESTING) {
+        let start = TextSize::try_from(base + at).unwrap_or_default();
+        let message = "nested too deeply: more than 256 levels of brackets".to_owned();
+        return Err(SyntaxError { range: TextRange::at(start, TextSize::from(1)), message });
+    }
+    // Terraform allows whitespace and newlines around a standalone expression (`-var 'x=[1,\n2]\n'`); hcl-edit
+    // does not, so parse the trimmed text and keep offsets relative to `text`.
+    let trimmed = src.trim_start();
+    let base = base + (src.len() - trimmed.len());
+    let src = trimmed.trim_end();
     match hcl_edit::parser::parse_expr(src) {
         Ok(expr) => Ok(convert::Converter::new(src, base).expr(expr)),
         Err(err) => Err(syntax_error(src, base, &err)),
@@ -63,8 +82,28 @@ fn syntax_error(src: &str, base: usize, err: &hcl_edit::parser::Error) -> Syntax
     while !src.is_char_boundary(at) {
         at -= 1;
     }
-    let len = src[at..].chars().next().map_or(0, char::len_utf8);
+    let len = token_len(src, at);
     let start = TextSize::try_from(base + at).unwrap_or(TextSize::from(u32::MAX));
     let range = TextRange::at(start, TextSize::try_from(len).unwrap_or_default());
-    SyntaxError { range, message: format!("syntax error: {}", err.message()) }
+    let message = match (err.message(), src[at..].chars().next()) {
+        // hcl-edit backtracks out of a half-typed traversal and then complains about what follows the valid part.
+        ("expected newline or eof", Some('.')) => {
+            "incomplete traversal: expected an attribute name, `*` or an index after `.`".to_owned()
+        }
+        ("expected newline or eof", Some('[')) => {
+            "incomplete index: expected an expression or `*` and a closing `]`".to_owned()
+        }
+        ("expected newline or eof", _) => "unexpected text: expected a newline after the end of the item".to_owned(),
+        (message, _) => format!("syntax error: {message}"),
+    };
+    SyntaxError { range, message }
+}
+
+/// The length of the character at `at`, the range an error there covers. A line break or the end of the text gives
+/// an empty range instead, so that an error range never spans two lines.
+pub(crate) fn token_len(src: &str, at: usize) -> usize {
+    match src.get(at..).and_then(|rest| rest.chars().next()) {
+        Some('\n' | '\r') | None => 0,
+        Some(c) => c.len_utf8(),
+    }
 }

@@ -1,8 +1,10 @@
-//! A cheap upper bound on bracket nesting, checked before text reaches hcl-edit's recursive-descent parser.
+//! A cheap upper bound on bracket nesting, checked before text reaches a parser whose recursion has no bound of
+//! its own: the JSON reader, and standalone expressions (for a clear message).
 //!
-//! It counts `{`, `[` and `(` against their closers without lexing (brackets in strings and comments count too),
-//! so it can only over-estimate: a false alarm merely sends a valid file down the slower, item-by-item path of
-//! [`recovery`](crate::recovery), where [`scan`](crate::scan) measures nesting exactly.
+//! It counts `{`, `[` and `(` against their closers without lexing (brackets in strings count too), so it can
+//! only over-estimate; that is acceptable for the rare JSON file with hundreds of brackets inside strings.
+//! Native HCL bodies do not need it: hcl-edit bounds its own recursion and [`scan`](crate::scan) measures nesting
+//! exactly on the recovery path.
 
 /// The offset of the first opening bracket that is more than `limit` deep, counting naively.
 pub(crate) fn too_deep(text: &str, limit: usize) -> Option<usize> {

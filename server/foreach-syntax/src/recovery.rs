@@ -8,17 +8,19 @@
 //!   attribute inside a `resource` block loses only that attribute. A block whose `{` is never closed is kept
 //!   with what its body holds, and the error points at the `{`.
 //! - An attribute item that fails is dropped (its value cannot be trusted) and its error is reported.
-//! - Every error covers the offending token (at least one character, never a whole block).
+//! - Every error covers the offending token (one character, or an empty range at a line end), never a whole
+//!   block.
 //!
-//! It also enforces the nesting limit before hcl-edit recurses (see [`MAX_NESTING`]).
+//! Items nested more than [`MAX_NESTING`] deep are reported as such and skipped.
 
 use crate::ast::{Block, Body, Structure};
 use crate::convert::Converter;
 use crate::scan::{Item, Problem, split_items};
 use crate::{Parse, SyntaxError, TextRange, TextSize};
 
-/// The deepest bracket nesting we hand to hcl-edit (which itself rejects more than 64 nested levels, so this
-/// mostly bounds our scanner's and our recovery's work and gives a clear message for absurd input).
+/// The bracket nesting beyond which an item is reported as "nested too deeply" and skipped. hcl-edit itself
+/// rejects more than 64 nested levels (with a less telling message); JSON, whose reader has no bound of its own,
+/// is checked against this before parsing.
 pub(crate) const MAX_NESTING: usize = 256;
 
 /// How many levels of failing blocks we recover inside; deeper failures are reported without recovery.
@@ -26,15 +28,12 @@ const MAX_RECOVERY_DEPTH: usize = 32;
 
 /// Parses `src`, whose first byte is at `base` in the original text.
 pub(crate) fn parse_body(src: &str, base: usize) -> Parse {
-    // Absurdly nested input never reaches the recursive parser whole: the item-by-item path skips the
-    // over-nested items and keeps the rest.
-    let mut whole_error = None;
-    if crate::nesting::too_deep(src, MAX_NESTING).is_none() {
-        match hcl_edit::parser::parse_body(src) {
-            Ok(body) => return Parse { body: Converter::new(src, base).body(body), errors: Vec::new() },
-            Err(err) => whole_error = Some(err),
-        }
-    }
+    // No nesting pre-scan here: hcl-edit bounds its own recursion (it rejects more than 64 nested levels), so
+    // absurd nesting fails fast and the item-by-item path below reports it and keeps the rest.
+    let whole_error = match hcl_edit::parser::parse_body(src) {
+        Ok(body) => return Parse { body: Converter::new(src, base).body(body), errors: Vec::new() },
+        Err(err) => Some(err),
+    };
     let mut recovery = Recovery { src, base, errors: Vec::new() };
     let body = recovery.body(0..src.len(), 0);
     let mut errors = recovery.errors;
@@ -57,6 +56,7 @@ struct Recovery<'a> {
 impl Recovery<'_> {
     fn body(&mut self, range: std::ops::Range<usize>, level: usize) -> Body {
         let mut structures: Vec<Structure> = Vec::new();
+        let errors_before = self.errors.len();
         for item in split_items(self.src, range, MAX_NESTING) {
             if let Some(at) = item.too_deep {
                 self.error_at(at, "nested too deeply: more than 256 levels of brackets".to_owned());
@@ -72,7 +72,11 @@ impl Recovery<'_> {
                 }
             }
         }
-        self.report_redefined(&structures);
+        // After another error in this body, a repeated name is more likely a symptom (a lost `{` that merged a
+        // nested block's attributes into this body) than a second mistake.
+        if self.errors.len() == errors_before {
+            self.report_redefined(&structures);
+        }
         Body { structures }
     }
 
@@ -173,7 +177,7 @@ impl Recovery<'_> {
 
     /// Reports an error on the character at `at` in `src`.
     fn error_at(&mut self, at: usize, message: String) {
-        let len = self.src[at..].chars().next().map_or(0, char::len_utf8);
+        let len = crate::token_len(self.src, at);
         let range = TextRange::at(self.offset(at), TextSize::try_from(len).unwrap_or_default());
         self.errors.push(SyntaxError { range, message });
     }

@@ -247,8 +247,16 @@ fn for_expressions() {
 fn parse_expr_standalone() {
     let e = parse_expr("{ a = [1, 2] }").unwrap();
     assert!(matches!(e.kind, ExprKind::Object(_)));
-    let err = parse_expr("[1, ").unwrap_err();
-    assert!(!err.range.is_empty() || usize::from(err.range.start()) == 4);
+    // Surrounding whitespace and newlines are fine (a CLI `-var` value); ranges stay relative to the text.
+    let src = "\n [1,\n 2]\r\n";
+    let e = parse_expr(src).unwrap();
+    assert_eq!(slice(src, e.range), "[1,\n 2]");
+    let src = "[1, ";
+    let err = parse_expr(src).unwrap_err();
+    // The text ends too early: the error points at its last character.
+    assert_eq!(slice(src, err.range), ",");
+    assert!(parse_expr("  ").is_err());
+    assert!(parse_expr(&"(".repeat(1000)).unwrap_err().message.contains("nested too deeply"));
 }
 
 #[test]

@@ -191,8 +191,15 @@ fn invalid_json_has_a_precise_error() {
     assert_eq!(slice(src, p.errors[0].range), ",");
     assert_eq!(usize::from(p.errors[0].range.start()), src.find(",}").unwrap());
 
-    let p = parse("[1]", FileKind::TfJson);
+    let src = "[\n1]";
+    let p = parse(src, FileKind::TfJson);
     assert!(p.errors[0].message.contains("root"));
+    assert_eq!(slice(src, p.errors[0].range), "[");
+    let src = r#"{"resource": {"r": ["x"]}}"#;
+    let p = parse(src, FileKind::TfJson);
+    assert_eq!(p.errors.len(), 1);
+    assert_eq!(slice(src, p.errors[0].range), "\"x\"");
+    assert!(p.errors[0].message.contains("`resource`"));
     let p = parse("{\"a\": 1} // c", FileKind::TfJson);
     assert_eq!(p.errors.len(), 1);
 }

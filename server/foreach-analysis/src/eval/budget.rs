@@ -10,13 +10,14 @@ pub struct Budget {
     pub max_collection: usize,
     /// Bytes of one string.
     pub max_string: usize,
-    /// Evaluation steps (expression nodes, `for` iterations, function-internal loops) for one module scope.
+    /// Evaluation steps (expression nodes, `for` iterations, function-internal loops) for one evaluation (one
+    /// local, one `for_each`). Real configurations use thousands; 5 million take about a second in a debug build.
     pub max_steps: u64,
 }
 
 impl Default for Budget {
     fn default() -> Budget {
-        Budget { max_depth: 512, max_collection: 1_000_000, max_string: 16 << 20, max_steps: 50_000_000 }
+        Budget { max_depth: 512, max_collection: 1_000_000, max_string: 16 << 20, max_steps: 5_000_000 }
     }
 }
 

@@ -92,9 +92,12 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
             let elem = if **ec == Constraint::Any {
                 let t = unify(out.values().map(Value::type_of))
                     .ok_or_else(|| fail(format!("cannot convert {} to map of any single type", v.friendly_type())))?;
-                for item in out.values_mut() {
-                    *item = convert(item, &Constraint::from_type(&t))?;
+                let tc = Constraint::from_type(&t);
+                let mut unified = Attrs::new();
+                for (k, item) in out.iter() {
+                    unified.insert(k.clone(), convert(item, &tc)?);
                 }
+                out = unified;
                 t
             } else {
                 constraint_type(ec)
@@ -122,7 +125,7 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
             };
             let mut out = Attrs::new();
             for a in attrs {
-                let given = src.get(&a.name).filter(|x| !(a.optional && x.is_null()));
+                let given = src.get(a.name.as_str()).filter(|x| !(a.optional && x.is_null()));
                 let item = match (given, a.optional) {
                     (Some(x), _) => convert(x, &a.constraint).map_err(|e| at(attr_path(&a.name), e))?,
                     (None, true) => match &a.default {
@@ -131,7 +134,7 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
                     },
                     (None, false) => return Err(fail(format!("attribute {:?} is required", a.name))),
                 };
-                out.insert(a.name.clone(), item);
+                out.insert(a.name.as_str().into(), item);
             }
             Ok(Value::object(out))
         }

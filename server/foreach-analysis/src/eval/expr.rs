@@ -36,10 +36,16 @@ pub struct Evaluator<'a> {
     pub(crate) ctx: &'a EvalContext,
     pub(crate) budget: Budget,
     /// `for` and template-`for` variables, innermost last.
-    pub(crate) bindings: Vec<(String, Value)>,
+    pub(crate) bindings: Vec<(Arc<str>, Value)>,
     pub diagnostics: Vec<Diagnostic>,
     depth: usize,
     pub(crate) steps: u64,
+    /// False guarantees that no value seen so far contains an unknown, so results need no scan for unknowns.
+    /// Set whenever an expression evaluates to an unknown, a reference resolves to a value that may contain
+    /// one, or `each`/`count` values are in play: every unknown starts at one of those.
+    pub maybe_unknown: bool,
+    /// Inside `templatefile`/`templatestring`, which may not call themselves again.
+    pub(crate) in_template: bool,
 }
 
 /// Evaluates a constant expression (a `.tfvars` value, a `-var` value, a variable default): no references
@@ -64,7 +70,19 @@ pub fn eval_literal_expr(file: FileId, expr: &Expr) -> Result<Value, Vec<Diagnos
 
 impl<'a> Evaluator<'a> {
     pub fn new(scope: &'a dyn Scope, file: FileId, ctx: &'a EvalContext, budget: Budget) -> Evaluator<'a> {
-        Evaluator { scope, file, ctx, budget, bindings: Vec::new(), diagnostics: Vec::new(), depth: 0, steps: 0 }
+        let maybe_unknown = ctx.each.is_some() || ctx.count.is_some();
+        Evaluator {
+            scope,
+            file,
+            ctx,
+            budget,
+            bindings: Vec::new(),
+            diagnostics: Vec::new(),
+            depth: 0,
+            steps: 0,
+            maybe_unknown,
+            in_template: false,
+        }
     }
 
     pub fn range(&self, r: TextRange) -> FileRange {
@@ -102,6 +120,9 @@ impl<'a> Evaluator<'a> {
         self.depth += 1;
         let v = self.eval_inner(expr);
         self.depth -= 1;
+        if let Value::Unknown(_) = v {
+            self.maybe_unknown = true;
+        }
         v
     }
 
@@ -133,7 +154,7 @@ impl<'a> Evaluator<'a> {
                     match key {
                         Value::Unknown(r) => pending_unknown = Some(r),
                         Value::String(k) => {
-                            out.insert(k.to_string(), value);
+                            out.insert(k, value);
                         }
                         _ => {}
                     }
@@ -190,7 +211,7 @@ impl<'a> Evaluator<'a> {
     }
 
     pub(crate) fn binding(&self, name: &str) -> Option<&Value> {
-        self.bindings.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.bindings.iter().rev().find(|(n, _)| &**n == name).map(|(_, v)| v)
     }
 
     fn eval_conditional(&mut self, cond: &Expr, then_expr: &Expr, else_expr: &Expr) -> Value {
@@ -261,7 +282,7 @@ impl<'a> Evaluator<'a> {
             }
             Value::Set(_, items) => items.iter().map(|v| (v.clone(), v.clone())).collect(),
             Value::Map(_, attrs) | Value::Object(attrs) => {
-                attrs.iter().map(|(k, v)| (Value::string(k.as_str()), v.clone())).collect()
+                attrs.iter().map(|(k, v)| (Value::String(k.clone()), v.clone())).collect()
             }
             v => {
                 return self.error(
@@ -279,17 +300,20 @@ impl<'a> Evaluator<'a> {
         let mut groups: Attrs = Attrs::new();
         let mut group_items: std::collections::BTreeMap<String, Vec<Value>> = std::collections::BTreeMap::new();
         let mut unknown: Option<Arc<UnknownReason>> = None;
+        // Names are shared, not copied, on every iteration.
+        let key_name: Option<Arc<str>> = f.key_var.as_ref().map(|k| Arc::from(k.name.as_str()));
+        let value_name: Arc<str> = Arc::from(f.value_var.name.as_str());
         for (k, v) in pairs {
             if !self.tick(1) {
                 return self.limit(range, Exceeded::Steps);
             }
-            let pushed = if let Some(kv) = &f.key_var {
-                self.bindings.push((kv.name.clone(), k));
+            let pushed = if let Some(kv) = &key_name {
+                self.bindings.push((kv.clone(), k));
                 2
             } else {
                 1
             };
-            self.bindings.push((f.value_var.name.clone(), v));
+            self.bindings.push((value_name.clone(), v));
             let keep = match &f.cond {
                 None => Some(true),
                 Some(c) => {
@@ -328,15 +352,13 @@ impl<'a> Evaluator<'a> {
                             Value::String(s) => {
                                 if f.grouping {
                                     group_items.entry(s.to_string()).or_default().push(val);
-                                } else if object_out.contains_key(&*s) {
+                                } else if object_out.insert(s.clone(), val).is_some() {
                                     let msg = format!(
                                         "duplicate object key `{s}` in `for` expression; add `...` after the value to group values by key"
                                     );
                                     let e = self.error(Code::EvaluationError, ke.range, msg);
                                     self.bindings.truncate(self.bindings.len() - pushed);
                                     return e;
-                                } else {
-                                    object_out.insert(s.to_string(), val);
                                 }
                             }
                             Value::Unknown(r) => {
@@ -356,7 +378,7 @@ impl<'a> Evaluator<'a> {
             Value::tuple(tuple_out)
         } else if f.grouping {
             for (k, items) in group_items {
-                groups.insert(k, Value::tuple(items));
+                groups.insert(k.into(), Value::tuple(items));
             }
             Value::object(groups)
         } else {

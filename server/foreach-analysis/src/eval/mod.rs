@@ -8,6 +8,7 @@
 //! the [`scope::FileReader`] the host provides.
 
 pub mod budget;
+mod cli;
 pub mod convert;
 mod deps;
 pub mod expr;
@@ -21,11 +22,13 @@ mod traverse;
 pub mod types;
 pub mod value;
 
+pub use cli::cli_value;
 pub use convert::{ConvError, convert, unify};
 pub use expr::{EvalContext, Evaluator, eval_literal_expr};
 pub use number::Number;
 pub use scope::{
-    FileReader, LocalDecl, ModuleScope, ModuleStaticInputs, Scope, SuppliedValue, ValueSource, VariableDecl,
+    FileReader, LocalDecl, ModuleScope, ModuleStaticInputs, ModuleValues, Resolved, Scope, SuppliedValue, ValueSource,
+    VariableDecl,
 };
 pub use types::{Constraint, Type};
 pub use value::{DynamicKind, Hop, UnknownCause, UnknownReason, Value};

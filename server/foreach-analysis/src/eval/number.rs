@@ -117,7 +117,7 @@ impl Number {
             return Some(Number::from_parts(neg, BigUint::zero(), 0, LITERAL_PREC, false));
         }
         let m10: BigUint = digits.parse().ok()?;
-        if e10 > MAX_DECIMAL_EXP || e10 < -MAX_DECIMAL_EXP {
+        if !(-MAX_DECIMAL_EXP..=MAX_DECIMAL_EXP).contains(&e10) {
             return None;
         }
         if e10 >= 0 {
@@ -320,7 +320,8 @@ impl Number {
     /// cty's `Modulo`: `a - b * trunc(a / b)`, with infinities handled as cty does.
     pub fn rem(&self, other: &Number) -> Option<Number> {
         if other.is_zero() {
-            return None;
+            // cty returns the dividend unchanged (`5 % 0` is 5 in OpenTofu).
+            return Some(self.clone());
         }
         if self.is_infinite() {
             return Some(self.clone());
@@ -428,8 +429,9 @@ impl Number {
         if mant.is_zero() {
             return format!("{sign}0");
         }
-        if exp >= 0 {
-            // A value with at most `prec` significant bits and no fraction: its exact digits are the shortest.
+        if exp >= 0 && mant.bits() as i64 + exp <= i64::from(self.prec) {
+            // An integer whose ulp is at most 1: any shorter decimal is at least 1 away, so the exact digits are
+            // the shortest. (Large values such as 1e600 have ulps far above 1 and take the general path.)
             return format!("{sign}{}", mant << exp as u64);
         }
         let (digits, point) = shortest_decimal(mant, exp, self.prec);

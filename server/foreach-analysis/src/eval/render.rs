@@ -193,3 +193,68 @@ fn compact_into(v: &Value, out: &mut String) {
         }
     }
 }
+
+/// A type as `terraform console`'s `type()` prints it: four-space indents, structural types one attribute or
+/// element per line, collections inline unless their element is structural.
+pub fn console_type(t: &Type) -> String {
+    let mut out = String::new();
+    type_into(t, 0, &mut out);
+    out
+}
+
+fn type_into(t: &Type, indent: usize, out: &mut String) {
+    let pad = |n: usize| "    ".repeat(n);
+    match t {
+        Type::Dynamic => out.push_str("dynamic"),
+        Type::Bool => out.push_str("bool"),
+        Type::Number => out.push_str("number"),
+        Type::String => out.push_str("string"),
+        Type::List(e) | Type::Set(e) | Type::Map(e) => {
+            out.push_str(match t {
+                Type::List(_) => "list(",
+                Type::Set(_) => "set(",
+                _ => "map(",
+            });
+            if matches!(**e, Type::Tuple(_) | Type::Object(_)) {
+                out.push('\n');
+                out.push_str(&pad(indent + 1));
+                type_into(e, indent + 1, out);
+                out.push_str(",\n");
+                out.push_str(&pad(indent));
+            } else {
+                type_into(e, indent, out);
+            }
+            out.push(')');
+        }
+        Type::Tuple(items) => {
+            out.push_str("tuple([");
+            for item in items {
+                out.push('\n');
+                out.push_str(&pad(indent + 1));
+                type_into(item, indent + 1, out);
+                out.push(',');
+            }
+            if !items.is_empty() {
+                out.push('\n');
+                out.push_str(&pad(indent));
+            }
+            out.push_str("])");
+        }
+        Type::Object(attrs) => {
+            out.push_str("object({");
+            for (k, item) in attrs {
+                out.push('\n');
+                out.push_str(&pad(indent + 1));
+                out.push_str(k);
+                out.push_str(": ");
+                type_into(item, indent + 1, out);
+                out.push(',');
+            }
+            if !attrs.is_empty() {
+                out.push('\n');
+                out.push_str(&pad(indent));
+            }
+            out.push_str("})");
+        }
+    }
+}

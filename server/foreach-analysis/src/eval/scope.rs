@@ -21,12 +21,19 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// A resolved reference.
+pub struct Resolved {
+    pub value: Value,
+    /// True only if the value certainly contains no unknown (lets the evaluator skip scanning big values).
+    pub wholly_known: bool,
+}
+
 /// The evaluator's view of its surroundings.
 pub trait Scope {
     /// `var.NAME`; `None` if no such variable is declared. Unknowns in the result carry the hop.
-    fn variable(&self, name: &str, referenced_at: FileRange) -> Option<Value>;
+    fn variable(&self, name: &str, referenced_at: FileRange) -> Option<Resolved>;
     /// `local.NAME`; `None` if no such local is declared.
-    fn local(&self, name: &str, referenced_at: FileRange) -> Option<Value>;
+    fn local(&self, name: &str, referenced_at: FileRange) -> Option<Resolved>;
     /// Declared names under `var` or `local`, for "did you mean" hints.
     fn declared_names(&self, root: &str) -> Vec<String>;
     /// `path.module`, `path.root`, `path.cwd`.
@@ -60,10 +67,10 @@ pub trait FileReader: Send + Sync {
 pub struct EmptyScope;
 
 impl Scope for EmptyScope {
-    fn variable(&self, _: &str, _: FileRange) -> Option<Value> {
+    fn variable(&self, _: &str, _: FileRange) -> Option<Resolved> {
         None
     }
-    fn local(&self, _: &str, _: FileRange) -> Option<Value> {
+    fn local(&self, _: &str, _: FileRange) -> Option<Resolved> {
         None
     }
     fn declared_names(&self, _: &str) -> Vec<String> {
@@ -140,6 +147,9 @@ pub struct ModuleScope {
     local_deps: Vec<Vec<usize>>,
     var_values: RefCell<Vec<Option<Value>>>,
     local_values: RefCell<Vec<Option<Value>>>,
+    /// Whether each memoised local is wholly known, computed on first reference, so references to a big known
+    /// value do not rescan it for unknowns to annotate.
+    local_known: RefCell<Vec<Option<bool>>>,
     in_progress: RefCell<Vec<bool>>,
     diagnostics: RefCell<Vec<Diagnostic>>,
 }
@@ -176,6 +186,7 @@ impl ModuleScope {
         let scope = ModuleScope {
             var_values: RefCell::new(vec![None; inputs.variables.len()]),
             local_values: RefCell::new(vec![None; n]),
+            local_known: RefCell::new(vec![None; n]),
             in_progress: RefCell::new(vec![false; n]),
             diagnostics: RefCell::new(Vec::new()),
             inputs,
@@ -239,15 +250,19 @@ impl ModuleScope {
             return v.clone();
         }
         // Evaluate dependencies first, in post-order, with an explicit stack (no recursion on chain length).
+        // Usually they are all done already (evaluation in declaration order), so skip the walk then.
+        let deps_done = self.local_deps[idx].iter().all(|&d| self.local_values.borrow()[d].is_some());
         let mut order = Vec::new();
-        let mut visited = vec![false; self.local_deps.len()];
-        let mut stack = vec![(idx, 0usize)];
-        visited[idx] = true;
+        if deps_done {
+            order.push(idx);
+        }
+        let mut stack = if deps_done { Vec::new() } else { vec![(idx, 0usize)] };
+        let mut visited = std::collections::HashSet::new();
+        visited.insert(idx);
         while let Some((node, next)) = stack.pop() {
             if let Some(&dep) = self.local_deps[node].get(next) {
                 stack.push((node, next + 1));
-                if !visited[dep] && self.local_values.borrow()[dep].is_none() {
-                    visited[dep] = true;
+                if self.local_values.borrow()[dep].is_none() && visited.insert(dep) {
                     stack.push((dep, 0));
                 }
             } else {
@@ -261,7 +276,12 @@ impl ModuleScope {
             self.in_progress.borrow_mut()[node] = true;
             let decl = &self.inputs.locals[node];
             let ctx = EvalContext { origin: self.label(format!("local.{}", decl.name)), ..EvalContext::default() };
-            let v = self.eval(decl.file, &decl.expr, &ctx);
+            let mut ev = Evaluator::new(self, decl.file, &ctx, self.inputs.budget);
+            let v = ev.eval(&decl.expr);
+            self.diagnostics.borrow_mut().extend(ev.diagnostics);
+            if !ev.maybe_unknown {
+                self.local_known.borrow_mut()[node] = Some(true);
+            }
             self.in_progress.borrow_mut()[node] = false;
             self.local_values.borrow_mut()[node] = Some(v);
         }
@@ -393,20 +413,28 @@ impl ModuleScope {
 }
 
 impl Scope for ModuleScope {
-    fn variable(&self, name: &str, referenced_at: FileRange) -> Option<Value> {
+    fn variable(&self, name: &str, referenced_at: FileRange) -> Option<Resolved> {
         let idx = *self.var_index.get(name)?;
         let v = self.ensure_variable(idx);
+        // Variable values are small and scanned once per reference.
+        if v.is_wholly_known() {
+            return Some(Resolved { value: v, wholly_known: true });
+        }
         let decl = &self.inputs.variables[idx];
         let hop = Hop { name: self.label(format!("var.{name}")), declaration: decl.decl, referenced_at };
-        Some(v.map_unknowns(&|r| r.with_hop(hop.clone())))
+        Some(Resolved { value: v.map_unknowns(&|r| r.with_hop(hop.clone())), wholly_known: false })
     }
 
-    fn local(&self, name: &str, referenced_at: FileRange) -> Option<Value> {
+    fn local(&self, name: &str, referenced_at: FileRange) -> Option<Resolved> {
         let idx = *self.local_index.get(name)?;
         let v = self.ensure_local(idx);
+        let known = *self.local_known.borrow_mut()[idx].get_or_insert_with(|| v.is_wholly_known());
+        if known {
+            return Some(Resolved { value: v, wholly_known: true });
+        }
         let decl = &self.inputs.locals[idx];
         let hop = Hop { name: self.label(format!("local.{name}")), declaration: decl.range, referenced_at };
-        Some(v.map_unknowns(&|r| r.with_hop(hop.clone())))
+        Some(Resolved { value: v.map_unknowns(&|r| r.with_hop(hop.clone())), wholly_known: false })
     }
 
     fn declared_names(&self, root: &str) -> Vec<String> {

@@ -102,7 +102,7 @@ impl Evaluator<'_> {
                         }
                         Value::Set(_, items) => items.iter().map(|v| (v.clone(), v.clone())).collect(),
                         Value::Map(_, a) | Value::Object(a) => {
-                            a.iter().map(|(k, v)| (Value::string(k.as_str()), v.clone())).collect()
+                            a.iter().map(|(k, v)| (Value::String(k.clone()), v.clone())).collect()
                         }
                         other => {
                             let msg = format!("`%{{for}}` needs a collection, not {}", other.friendly_type());
@@ -110,16 +110,18 @@ impl Evaluator<'_> {
                             return unknown_of(v);
                         }
                     };
+                    let key_name: Option<std::sync::Arc<str>> = key_var.as_ref().map(|k| k.name.as_str().into());
+                    let value_name: std::sync::Arc<str> = value_var.name.as_str().into();
                     for (k, v) in pairs {
                         if !self.tick(1) {
                             return unknown_of(self.limit(range, Exceeded::Steps));
                         }
                         let mut pushed = 1;
-                        if let Some(kv) = key_var {
-                            self.bindings.push((kv.name.clone(), k));
+                        if let Some(kv) = &key_name {
+                            self.bindings.push((kv.clone(), k));
                             pushed = 2;
                         }
-                        self.bindings.push((value_var.name.clone(), v));
+                        self.bindings.push((value_name.clone(), v));
                         let r = self.template_into(body, out, sensitive, range);
                         self.bindings.truncate(self.bindings.len() - pushed);
                         if let Piece::Unknown(r) = r {

@@ -51,7 +51,10 @@ impl Evaluator<'_> {
                 let at = self.range(upto(1));
                 let v = if name == "var" { self.scope.variable(&a.name, at) } else { self.scope.local(&a.name, at) };
                 match v {
-                    Some(v) => (v, 1),
+                    Some(r) => {
+                        self.maybe_unknown |= !r.wholly_known;
+                        (r.value, 1)
+                    }
                     None => {
                         let kind = if name == "var" { "input variable" } else { "local value" };
                         let mut msg = format!("reference to undeclared {kind} `{name}.{}`", a.name);
@@ -217,7 +220,7 @@ impl Evaluator<'_> {
                 Some(x) => x.clone(),
                 None => {
                     let mut msg = format!("this object does not have an attribute named `{name}`");
-                    let names: Vec<String> = attrs.keys().cloned().collect();
+                    let names: Vec<String> = attrs.keys().map(|k| k.to_string()).collect();
                     if let Some(s) = suggest(name, &names) {
                         msg.push_str(&format!("; did you mean `{s}`?"));
                     }
@@ -281,7 +284,7 @@ impl Evaluator<'_> {
                     Some(x) => x.clone(),
                     None => {
                         let mut msg = format!("no element with key {:?}", &*k);
-                        let names: Vec<String> = attrs.keys().cloned().collect();
+                        let names: Vec<String> = attrs.keys().map(|k| k.to_string()).collect();
                         if let Some(s) = suggest(&k, &names) {
                             msg.push_str(&format!("; did you mean {s:?}?"));
                         }

@@ -10,10 +10,11 @@ use super::number::Number;
 use super::types::Type;
 use crate::base::FileRange;
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub type Attrs = BTreeMap<String, Value>;
+/// Attributes of objects and elements of maps: a persistent ordered map, so `merge(local.big, {k = v})` shares
+/// the big map instead of copying it (chains of merges stay linear), with reference-counted keys.
+pub type Attrs = imbl::OrdMap<Arc<str>, Value>;
 
 #[derive(Debug, Clone)]
 pub enum Value {
@@ -225,7 +226,7 @@ impl Value {
             Value::Set(e, _) => Type::Set(Box::new(e.clone())),
             Value::Map(e, _) => Type::Map(Box::new(e.clone())),
             Value::Tuple(items) => Type::Tuple(items.iter().map(Value::type_of).collect()),
-            Value::Object(attrs) => Type::Object(attrs.iter().map(|(k, v)| (k.clone(), v.type_of())).collect()),
+            Value::Object(attrs) => Type::Object(attrs.iter().map(|(k, v)| (k.to_string(), v.type_of())).collect()),
             Value::Sensitive(v) => v.type_of(),
         }
     }

@@ -28,7 +28,7 @@ struct Net {
 impl Net {
     fn mask(len: u32, width: u32) -> u128 {
         let full = if width == 128 { u128::MAX } else { (1u128 << width) - 1 };
-        if len == 0 { 0 } else { full & !(full >> len) }
+        if len == 0 { 0 } else { full & !full.checked_shr(len).unwrap_or(0) }
     }
     fn full(&self) -> u128 {
         Net::mask(self.width, self.width)

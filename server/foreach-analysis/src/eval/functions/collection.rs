@@ -3,7 +3,7 @@
 //! `range`, `reverse`, `slice`, `sort`, `sum`, `transpose`, `values`, `zipmap`.
 
 use super::numeric::{int_arg, num};
-use super::{E, FnCtx, FnResult, Func, P, arg_err, err, f, fv, p, p_null, p_shallow};
+use super::{E, FnCtx, FnResult, Func, P, arg_err, err, f, fv, p, p_null, p_shallow, p_shallow_null};
 use crate::eval::convert::{convert_to_type, unify};
 use crate::eval::number::Number;
 use crate::eval::types::Type;
@@ -15,31 +15,31 @@ pub static FUNCS: &[Func] = &[
     f("anytrue", &[p("list", P::ListOf(E::Bool))], |_, a| bools(a, false)),
     f("chunklist", &[p("list", P::ListOf(E::Any)), p("size", P::Num)], chunklist),
     fv("coalesce", &[], p_null("vals", P::Any), coalesce),
-    fv("coalescelist", &[], p("vals", P::Any), coalescelist),
+    fv("coalescelist", &[], p_shallow("vals", P::Any), coalescelist),
     f("compact", &[p("list", P::ListOf(E::Str))], compact),
-    fv("concat", &[], p("seqs", P::Any), concat),
+    fv("concat", &[], p_shallow("seqs", P::Any), concat),
     f("contains", &[p("list", P::Any), p_null("value", P::Any)], contains),
     f("distinct", &[p("list", P::ListOf(E::Any))], distinct),
-    f("element", &[p("list", P::Any), p("index", P::Num)], element),
+    f("element", &[p_shallow("list", P::Any), p("index", P::Num)], element),
     f("flatten", &[p("list", P::Any)], flatten),
     f("index", &[p("list", P::Any), p("value", P::Any)], index),
-    f("keys", &[p("inputMap", P::Any)], keys),
+    f("keys", &[p_shallow("inputMap", P::Any)], keys),
     f("length", &[p_shallow("value", P::Any)], length),
-    fv("lookup", &[p("inputMap", P::Any), p("key", P::Str)], p_null("default", P::Any), lookup),
+    fv("lookup", &[p_shallow("inputMap", P::Any), p("key", P::Str)], p_null("default", P::Any), lookup),
     f(
         "matchkeys",
         &[p("values", P::ListOf(E::Any)), p("keys", P::ListOf(E::Any)), p("searchset", P::ListOf(E::Any))],
         matchkeys,
     ),
-    fv("merge", &[], p_null("maps", P::Any), merge),
-    f("one", &[p("list", P::Any)], one),
+    fv("merge", &[], p_shallow_null("maps", P::Any), merge),
+    f("one", &[p_shallow("list", P::Any)], one),
     fv("range", &[], p("params", P::Num), range),
-    f("reverse", &[p("list", P::Any)], reverse),
-    f("slice", &[p("list", P::Any), p("start_index", P::Num), p("end_index", P::Num)], slice),
+    f("reverse", &[p_shallow("list", P::Any)], reverse),
+    f("slice", &[p_shallow("list", P::Any), p("start_index", P::Num), p("end_index", P::Num)], slice),
     f("sort", &[p("list", P::ListOf(E::Str))], sort),
     f("sum", &[p("list", P::Any)], sum),
     f("transpose", &[p("values", P::MapOf(E::Any))], transpose),
-    f("values", &[p("mapping", P::Any)], values),
+    f("values", &[p_shallow("mapping", P::Any)], values),
     f("zipmap", &[p("keys", P::ListOf(E::Str)), p("values", P::Any)], zipmap),
 ];
 
@@ -214,7 +214,7 @@ fn keys(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let Some(attrs) = a[0].as_attrs() else {
         return arg_err(0, format!("a map or object is required, not {}", a[0].friendly_type()));
     };
-    let ks: Vec<Value> = attrs.keys().map(|k| Value::string(k.as_str())).collect();
+    let ks: Vec<Value> = attrs.keys().map(|k| Value::String(k.clone())).collect();
     Ok(match &a[0] {
         Value::Object(_) => Value::tuple(ks),
         _ => Value::list(Type::String, ks),
@@ -245,14 +245,8 @@ fn lookup(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     };
     let key = a[1].as_str().unwrap_or("");
     match (attrs.get(key), a.get(2)) {
-        (Some(v), Some(d)) => {
-            // The result type unifies the element and the default, as in cty.
-            match unify([v.type_of(), d.type_of()].into_iter()) {
-                Some(t) => Ok(convert_to_type(v, &t).unwrap_or_else(|_| v.clone())),
-                None => Ok(v.clone()),
-            }
-        }
-        (Some(v), None) => Ok(v.clone()),
+        // The element comes back as it is, not converted to the default's type (`lookup({a = 1}, "a", "x")` is 1).
+        (Some(v), _) => Ok(v.clone()),
         (None, Some(d)) => Ok(d.clone()),
         (None, None) => arg_err(1, format!("the given key {key:?} does not exist in the map and no default was given")),
     }
@@ -291,18 +285,14 @@ fn merge(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
             out.insert(k.clone(), x.clone());
         }
     }
-    if all_maps && a.iter().any(|v| matches!(v, Value::Map(..))) {
-        let t = unify(a.iter().filter_map(|v| match v {
-            Value::Map(t, _) => Some(t.clone()),
-            _ => None,
-        }));
-        if let Some(t) = t {
-            let out = out.into_iter().map(|(k, v)| {
-                let v = convert_to_type(&v, &t).unwrap_or(v);
-                (k, v)
-            });
-            return Ok(Value::map(t.clone(), out.collect()));
-        }
+    // cty: a map only if every argument is a map of the same element type; otherwise an object.
+    let map_types: Vec<&Type> =
+        a.iter().filter_map(|v| if let Value::Map(t, _) = v { Some(t) } else { None }).collect();
+    if all_maps
+        && let Some(first) = map_types.first()
+        && map_types.iter().all(|t| t == first)
+    {
+        return Ok(Value::map((*first).clone(), out));
     }
     Ok(Value::object(out))
 }
@@ -323,7 +313,15 @@ fn one(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
 
 fn range(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let (start, limit, step) = match a.len() {
-        1 => (Number::zero(), num(&a[0]), Number::from_i64(1)),
+        1 => {
+            let limit = num(&a[0]);
+            let step = Number::from_i64(if limit.is_negative() { -1 } else { 1 });
+            (Number::zero(), limit, step)
+        }
+        // With two arguments the step is -1 when counting down (cty's rule).
+        2 if num(&a[0]).cmp_num(&num(&a[1])) == std::cmp::Ordering::Greater => {
+            (num(&a[0]), num(&a[1]), Number::from_i64(-1))
+        }
         2 => (num(&a[0]), num(&a[1]), Number::from_i64(1)),
         3 => (num(&a[0]), num(&a[1]), num(&a[2])),
         0 => return err("at least one argument is required"),
@@ -424,11 +422,14 @@ fn transpose(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         let Some(items) = v.as_seq() else { return arg_err(0, "the values must be lists of strings") };
         for item in items {
             let Some(s) = item.as_str() else { return arg_err(0, "the values must be lists of strings") };
-            out.entry(s.to_string()).or_default().push(Value::string(k.as_str()));
+            out.entry(s.to_string()).or_default().push(Value::String(k.clone()));
         }
     }
     let t = Type::List(Box::new(Type::String));
-    Ok(Value::map(t, out.into_iter().map(|(k, v)| (k, Value::list(Type::String, v))).collect()))
+    Ok(Value::map(
+        t,
+        out.into_iter().map(|(k, v)| (std::sync::Arc::<str>::from(k), Value::list(Type::String, v))).collect(),
+    ))
 }
 
 fn values(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
@@ -450,7 +451,7 @@ fn zipmap(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let mut out = Attrs::new();
     for (k, v) in ks.iter().zip(vs.iter()) {
         let Some(k) = k.as_str() else { return arg_err(0, "keys must not be null") };
-        out.insert(k.to_string(), v.clone());
+        out.insert(k.into(), v.clone());
     }
     Ok(match &a[1] {
         Value::List(t, _) => Value::map(t.clone(), out),

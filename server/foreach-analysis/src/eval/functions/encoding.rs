@@ -210,7 +210,7 @@ fn textencodebase64(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         "UTF-8" | "UTF8" => text.as_bytes().to_vec(),
         "UTF-16LE" => text.encode_utf16().flat_map(u16::to_le_bytes).collect(),
         "UTF-16BE" => text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
-        _ => return Err(FnError::Unknown(format!("encoding {:?} is not supported by foreach-ls yet", s(&a[1])))),
+        _ => return Err(FnError::Unknown(format!("encoding {:?} is not evaluated by foreach-ls yet", s(&a[1])))),
     };
     Ok(Value::string(STANDARD.encode(bytes)))
 }
@@ -231,7 +231,7 @@ fn textdecodebase64(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
                 .collect();
             String::from_utf16(&units).or_else(|_| arg_err(0, "the decoded bytes are not valid UTF-16"))?
         }
-        _ => return Err(FnError::Unknown(format!("encoding {:?} is not supported by foreach-ls yet", s(&a[1])))),
+        _ => return Err(FnError::Unknown(format!("encoding {:?} is not evaluated by foreach-ls yet", s(&a[1])))),
     };
     Ok(Value::string(text))
 }

@@ -36,9 +36,6 @@ pub static FUNCS: &[Func] = &[
     }),
     f("fileexists", &[p("path", P::Str)], fileexists),
     f("fileset", &[p("path", P::Str), p("pattern", P::Str)], fileset),
-    f("templatefile", &[p("path", P::Str), p("vars", P::Any)], |_, _| {
-        Err(FnError::Unknown("`templatefile` is not evaluated by foreach-ls yet".into()))
-    }),
     f("abspath", &[p("path", P::Str)], abspath),
     f("basename", &[p("path", P::Str)], |_, a| Ok(Value::string(basename(s(&a[0]))))),
     f("dirname", &[p("path", P::Str)], |_, a| Ok(Value::string(dirname(s(&a[0])).to_string()))),
@@ -77,7 +74,7 @@ fn normalize(p: &str) -> String {
     format!("/{}", parts.join("/"))
 }
 
-fn read(cx: &mut FnCtx<'_, '_>, path: &str) -> Result<Vec<u8>, FnError> {
+pub(crate) fn read(cx: &mut FnCtx<'_, '_>, path: &str) -> Result<Vec<u8>, FnError> {
     let Some(access) = cx.ev.scope.files() else {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };

@@ -110,7 +110,7 @@ fn format_str(cx: &mut FnCtx<'_, '_>, spec: &str, args: &[Value]) -> Result<Stri
             width.push(d);
             i += 1;
         }
-        sp.width = width.parse().ok();
+        sp.width = if width.is_empty() { None } else { Some(width.parse().unwrap_or(usize::MAX)) };
         if chars.get(i) == Some(&'.') {
             i += 1;
             let mut p = String::new();
@@ -118,11 +118,9 @@ fn format_str(cx: &mut FnCtx<'_, '_>, spec: &str, args: &[Value]) -> Result<Stri
                 p.push(d);
                 i += 1;
             }
-            sp.prec = Some(p.parse().unwrap_or(0));
+            sp.prec = Some(if p.is_empty() { 0 } else { p.parse().unwrap_or(usize::MAX) });
         }
-        if sp.width.unwrap_or(0) > 1 << 20 || sp.prec.unwrap_or(0) > 1 << 20 {
-            return err("format width or precision is too large");
-        }
+        cx.check_str(sp.width.unwrap_or(0).max(sp.prec.unwrap_or(0)))?;
         let Some(&verb) = chars.get(i) else { return err("format string ends in the middle of a verb") };
         i += 1;
         let Some(arg) = args.get(next_arg) else {

@@ -60,7 +60,7 @@ impl Parser<'_> {
                     self.i += 1;
                     self.ws();
                     let v = self.value(depth + 1)?;
-                    attrs.insert(k, v);
+                    attrs.insert(k.into(), v);
                     self.ws();
                     match self.s.get(self.i) {
                         Some(b',') => self.i += 1,

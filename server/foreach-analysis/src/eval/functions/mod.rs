@@ -18,6 +18,7 @@ mod json;
 mod numeric;
 mod sets;
 mod string;
+mod templates;
 mod yaml;
 
 use super::budget::Exceeded;
@@ -80,20 +81,26 @@ pub struct Param {
     pub name: &'static str,
     pub ty: P,
     pub allow_null: bool,
-    /// The function handles unknowns nested inside this argument itself (a top-level unknown still short-cuts).
-    pub nested_unknown: bool,
+    /// The function moves nested values without inspecting them (`merge`, `concat`, `element`...): unknowns and
+    /// sensitive marks nested inside stay where they are, and the argument is not scanned for them (which keeps
+    /// chains of `merge` over big objects linear). A top-level unknown or mark is still handled by the caller.
+    pub passthrough: bool,
 }
 
 pub const fn p(name: &'static str, ty: P) -> Param {
-    Param { name, ty, allow_null: false, nested_unknown: false }
+    Param { name, ty, allow_null: false, passthrough: false }
 }
 
 pub const fn p_null(name: &'static str, ty: P) -> Param {
-    Param { name, ty, allow_null: true, nested_unknown: false }
+    Param { name, ty, allow_null: true, passthrough: false }
 }
 
 pub const fn p_shallow(name: &'static str, ty: P) -> Param {
-    Param { name, ty, allow_null: false, nested_unknown: true }
+    Param { name, ty, allow_null: false, passthrough: true }
+}
+
+pub const fn p_shallow_null(name: &'static str, ty: P) -> Param {
+    Param { name, ty, allow_null: true, passthrough: true }
 }
 
 pub type Imp = fn(&mut FnCtx<'_, '_>, &[Value]) -> FnResult;
@@ -169,6 +176,7 @@ fn table() -> impl Iterator<Item = &'static Func> {
         .chain(cidr::FUNCS)
         .chain(file::FUNCS)
         .chain(datetime::FUNCS)
+        .chain(templates::FUNCS)
 }
 
 pub fn lookup(name: &str) -> Option<&'static Func> {
@@ -277,6 +285,9 @@ pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) ->
         let marks_aware = matches!(name, "sensitive" | "nonsensitive" | "issensitive");
         let a = if marks_aware {
             a.clone()
+        } else if param.passthrough {
+            sensitive |= a.is_sensitive();
+            a.unmarked().clone()
         } else {
             let (v, marked) = a.unmark_deep();
             sensitive |= marked;
@@ -286,7 +297,7 @@ pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) ->
             unknown.get_or_insert(r.clone());
             continue;
         }
-        if !param.nested_unknown
+        if !param.passthrough
             && let Some(r) = a.first_unknown()
         {
             unknown.get_or_insert(r.clone());

@@ -19,6 +19,9 @@ pub static FUNCS: &[Func] = &[
     }),
     f("signum", &[p("num", P::Num)], |_, a| {
         let n = num(&a[0]);
+        if !n.is_integer() && !n.is_zero() || n.to_i64().is_none() {
+            return super::err("value must be a whole number, between -9223372036854775808 and 9223372036854775807");
+        }
         Ok(Value::int(match n.cmp_num(&Number::zero()) {
             Ordering::Less => -1,
             Ordering::Equal => 0,

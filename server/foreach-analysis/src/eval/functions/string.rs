@@ -104,7 +104,7 @@ fn captures_value(re: &regex::Regex, caps: &regex::Captures<'_>) -> Value {
         let mut attrs = Attrs::new();
         for (i, n) in names.iter().enumerate() {
             if let Some(n) = n {
-                attrs.insert((*n).to_string(), group(caps, i + 1));
+                attrs.insert((*n).into(), group(caps, i + 1));
             }
         }
         return Value::object(attrs);
@@ -185,14 +185,12 @@ fn substr(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let mut offset = super::numeric::int_arg(&a[1], 1)?;
     let length = super::numeric::int_arg(&a[2], 2)?;
     let n = g.len() as i64;
+    // cty clamps: a negative offset counts from the end (stopping at the start), past the end gives "".
     if offset < 0 {
-        offset += n;
-        if offset < 0 {
-            return arg_err(1, "offset is out of range");
-        }
+        offset = (offset + n).max(0);
     }
     if offset > n {
-        return arg_err(1, "offset is out of range");
+        return Ok(Value::string(""));
     }
     let end = if length < 0 { n } else { (offset + length).min(n) };
     let (start, end) = (offset as usize, end.max(offset) as usize);

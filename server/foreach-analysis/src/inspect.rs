@@ -1,0 +1,96 @@
+//! The data behind `foreach-ls inspect`: every provider configuration of every module instance with its instance
+//! keys and each instance's evaluated arguments, and every resource, data source and module call with the
+//! configuration it uses and the instance key each of its instances selects. Plain data; the CLI renders it.
+
+use crate::base::FileRange;
+use crate::db::{Db, Workspace, module};
+use crate::eval::Value;
+use crate::module_eval::tree_values;
+use crate::providers::config::RefOwner;
+use crate::providers::expand::{Expansion, SelectedKey};
+use crate::providers::resolve::{How, all_uses};
+use crate::tree::module_tree;
+
+#[derive(Debug, Clone)]
+pub struct ProviderReport {
+    /// `""` for a root module, else `module.a.module.b`.
+    pub module: String,
+    pub dir: String,
+    pub name: String,
+    pub alias: Option<String>,
+    pub location: FileRange,
+    pub expansion: Expansion,
+}
+
+#[derive(Debug, Clone)]
+pub struct BlockReport {
+    pub module: String,
+    /// `aws_s3_bucket.logs`, `data.aws_region.here`, or `module.child` (with the child-side provider name in
+    /// `passes`).
+    pub address: String,
+    pub location: FileRange,
+    pub passes: Option<String>,
+    pub explicit: bool,
+    /// The configuration used: the declaring module's address and `name.alias`.
+    pub declared_in: String,
+    pub config: String,
+    /// False when nothing declares it (an implied, unconfigured default).
+    pub declared: bool,
+    pub via: Vec<String>,
+    pub keys: Vec<SelectedKey>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct InspectReport {
+    pub providers: Vec<ProviderReport>,
+    pub blocks: Vec<BlockReport>,
+}
+
+pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
+    let tree = module_tree(db, ws);
+    let values = tree_values(db, ws);
+    let mut report = InspectReport::default();
+    for (i, node) in tree.nodes.iter().enumerate() {
+        let m = module(db, node.dir);
+        for (pi, p) in m.providers.iter().enumerate() {
+            report.providers.push(ProviderReport {
+                module: node.address(),
+                dir: node.dir.path(db).clone(),
+                name: p.name.clone(),
+                alias: p.alias_name(),
+                location: p.site.name_location(),
+                expansion: values.instances[i].providers.expansions.get(pi).cloned().unwrap_or(Expansion::Invalid),
+            });
+        }
+    }
+    for u in all_uses(db, ws) {
+        let node = tree.node(u.node);
+        let m = module(db, node.dir);
+        let (address, location, passes) = match &u.owner {
+            RefOwner::Resource(i) => (m.resources[*i].address(), m.resources[*i].site.name_location(), None),
+            RefOwner::ModuleCall(i, child) => {
+                let c = &m.module_calls[*i];
+                (format!("module.{}", c.name), c.site.name_location(), Some(child.clone()))
+            }
+            RefOwner::Import(_) => continue,
+        };
+        report.blocks.push(BlockReport {
+            module: node.address(),
+            address,
+            location,
+            passes,
+            explicit: u.how == How::Explicit,
+            declared_in: tree.node(u.resolution.declared_in).address(),
+            config: u.resolution.config,
+            declared: u.resolution.declared,
+            via: u.resolution.via,
+            keys: u.resolution.keys,
+        });
+    }
+    report
+}
+
+/// An instance argument's value, or `None` when it is not known statically.
+pub fn known(v: &Value) -> Option<&Value> {
+    if v.first_unknown().is_some() { None } else { Some(v) }
+}

@@ -1,0 +1,164 @@
+//! Which provider configuration a reference names inside one module, and every reference site of a module.
+//!
+//! OpenTofu resolves references against the provider blocks declared in the *same* module, plus the
+//! configurations the module receives (`configuration_aliases`), plus the implied default configuration of each
+//! provider. Keys can only select instances of a `for_each` block declared in the same module: a configuration
+//! received from the caller is always a single instance inside the child.
+
+use foreach_syntax::ast::{ExprKind, ObjectKey};
+
+use crate::base::FileId;
+use crate::diagnostics::Diagnostic;
+use crate::model::items::{Arg, ProviderBlock, ResourceMode};
+use crate::model::module::Module;
+use crate::providers::reference::{ProviderRef, RefSite, parse_provider_ref};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigTarget {
+    /// A `provider` block of this module (index into `Module::providers`).
+    Block(usize),
+    /// Received from the caller through `configuration_aliases`.
+    PassedIn,
+    /// The default configuration of a provider, implied when no block declares it.
+    ImplicitDefault,
+    /// No such configuration.
+    Unknown,
+}
+
+pub fn resolve_config(module: &Module, name: &str, alias: Option<&str>) -> ConfigTarget {
+    if let Some(i) = module.providers.iter().position(|p| p.name == name && p.alias_name().as_deref() == alias) {
+        return ConfigTarget::Block(i);
+    }
+    match alias {
+        None => ConfigTarget::ImplicitDefault,
+        Some(a) => {
+            let passed = module
+                .required_providers
+                .iter()
+                .flat_map(|rp| rp.configuration_aliases.iter())
+                .any(|ca| ca.provider == name && ca.alias == a);
+            if passed { ConfigTarget::PassedIn } else { ConfigTarget::Unknown }
+        }
+    }
+}
+
+/// Every `name.alias` the module can refer to, for "did you mean" suggestions.
+pub fn known_addresses(module: &Module) -> Vec<String> {
+    let mut out: Vec<String> = module
+        .providers
+        .iter()
+        .map(|p| match p.alias_name() {
+            Some(a) => format!("{}.{a}", p.name),
+            None => p.name.clone(),
+        })
+        .collect();
+    for rp in &module.required_providers {
+        out.extend(rp.configuration_aliases.iter().map(|ca| format!("{}.{}", ca.provider, ca.alias)));
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Who holds a provider reference.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefOwner {
+    /// `resource`/`data`/`ephemeral` block (index into `Module::resources`).
+    Resource(usize),
+    /// A value in a module call's `providers` map: (index into `Module::module_calls`, the child-side name, e.g.
+    /// `aws` or `aws.src`).
+    ModuleCall(usize, String),
+    /// An `import` block (index into `Module::others`): parsed, but OpenTofu does not check its keys.
+    Import(usize),
+}
+
+/// One parsed reference and where it is.
+#[derive(Debug, Clone)]
+pub struct RefSiteInfo {
+    pub owner: RefOwner,
+    pub reference: ProviderRef,
+}
+
+/// All provider references of a module, parsed; malformed ones are reported in the returned diagnostics.
+pub fn module_references(module: &Module) -> (Vec<RefSiteInfo>, Vec<Diagnostic>) {
+    let mut refs = Vec::new();
+    let mut diags = Vec::new();
+    for (i, r) in module.resources.iter().enumerate() {
+        if let Some(p) = &r.provider {
+            let (parsed, d) = parse_provider_ref(p.file, &p.expr, RefSite::ProviderArgument);
+            diags.extend(d);
+            if let Some(reference) = parsed {
+                refs.push(RefSiteInfo { owner: RefOwner::Resource(i), reference });
+            }
+        }
+    }
+    for (i, o) in module.others.iter().enumerate() {
+        if o.kind == "import"
+            && let Some(p) = &o.provider
+        {
+            let (parsed, d) = parse_provider_ref(p.file, &p.expr, RefSite::ProviderArgument);
+            diags.extend(d);
+            if let Some(reference) = parsed {
+                refs.push(RefSiteInfo { owner: RefOwner::Import(i), reference });
+            }
+        }
+    }
+    for (i, call) in module.module_calls.iter().enumerate() {
+        if let Some(providers) = &call.providers {
+            for (child_name, value) in providers_entries(providers, &mut diags) {
+                let (parsed, d) = parse_provider_ref(providers.file, value, RefSite::ProvidersValue);
+                diags.extend(d);
+                if let Some(reference) = parsed {
+                    refs.push(RefSiteInfo { owner: RefOwner::ModuleCall(i, child_name), reference });
+                }
+            }
+        }
+    }
+    (refs, diags)
+}
+
+/// The `(child name, value expression)` pairs of a `providers = { aws = aws.x, aws.src = aws.y }` map. The keys
+/// are parsed as references too (they must not carry instance keys).
+fn providers_entries<'a>(
+    providers: &'a Arg,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(String, &'a foreach_syntax::ast::Expr)> {
+    let ExprKind::Object(items) = &providers.expr.unparenthesized().kind else {
+        diags.push(Diagnostic::new(
+            crate::Code::InvalidProviderReference,
+            providers.expr_location(),
+            "`providers` must be a map of provider configurations, as in `{ aws = aws.by_region[each.key] }`",
+        ));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        let name = match &item.key {
+            ObjectKey::Ident(i) => Some(i.name.clone()),
+            ObjectKey::Expr(e) => {
+                let (parsed, d) = parse_provider_ref(providers.file, e, RefSite::ProvidersKey);
+                diags.extend(d);
+                parsed.map(|r| r.config_address())
+            }
+        };
+        if let Some(name) = name {
+            out.push((name, &item.value));
+        }
+    }
+    out
+}
+
+/// The provider local name a resource type implies: `aws_s3_bucket` -> `aws`.
+pub fn implied_provider(resource_type: &str) -> &str {
+    resource_type.split('_').next().unwrap_or(resource_type)
+}
+
+/// Whether a resource mode is checked for instance keys (OpenTofu checks resource, data and ephemeral blocks).
+pub fn mode_checks_keys(mode: ResourceMode) -> bool {
+    matches!(mode, ResourceMode::Managed | ResourceMode::Data | ResourceMode::Ephemeral)
+}
+
+/// The file and `for_each` of a provider block, if it has one.
+pub fn block_for_each(p: &ProviderBlock) -> Option<(FileId, &foreach_syntax::ast::Expr)> {
+    p.for_each.as_ref().map(|a| (a.file, &a.expr))
+}

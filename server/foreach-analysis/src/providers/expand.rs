@@ -1,0 +1,488 @@
+//! Provider checks that need evaluated values, per module instance: expanding each provider block's `for_each`
+//! into instance keys (or saying precisely why it can't be), and evaluating the instance key that each resource or
+//! module call instance selects.
+//!
+//! Unknown values never produce an error by themselves: a key or `for_each` that depends on something not known
+//! statically is left unchecked, and a `for_each` that depends only on root variables without a value is reported
+//! as information, because OpenTofu would get their values from a var file at plan time.
+
+use std::collections::BTreeSet;
+
+use foreach_syntax::ast::Expr;
+
+use crate::base::{FileId, FileRange};
+use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
+use crate::eval::scope::ModuleScope;
+use crate::eval::{EvalContext, UnknownCause, UnknownReason, Value};
+use crate::model::items::{Arg, ProviderBlock};
+use crate::model::module::Module;
+use crate::providers::config::{ConfigTarget, RefOwner, RefSiteInfo, resolve_config};
+use crate::suggest::closest;
+
+/// One instance of a multi-instance provider configuration.
+#[derive(Debug, Clone)]
+pub struct ProviderInstance {
+    pub key: String,
+    pub each_value: Value,
+    /// The configuration arguments evaluated for this instance (`region = "eu-west-1"`).
+    pub args: Vec<(String, Value)>,
+}
+
+/// What a provider block's `for_each` expands to in one module instance.
+#[derive(Debug, Clone)]
+pub enum Expansion {
+    /// No `for_each`: one instance, no key.
+    Single,
+    Keys(Vec<ProviderInstance>),
+    /// Depends on root variables that have no value here (or on values nobody can predict): not checked.
+    Unresolved(Vec<String>),
+    /// Not static, or not a valid `for_each` value: reported, not checked further.
+    Invalid,
+}
+
+impl Expansion {
+    pub fn keys(&self) -> Option<Vec<&str>> {
+        match self {
+            Expansion::Keys(instances) => Some(instances.iter().map(|i| i.key.as_str()).collect()),
+            _ => None,
+        }
+    }
+}
+
+/// The instance key one resource or module-call instance selects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectedKey {
+    /// The referring block's own instance key (`"us"`, `0`), or `None` for a single-instance block.
+    pub instance: Option<String>,
+    /// The provider instance key it selects, when statically known and valid.
+    pub key: Option<String>,
+}
+
+/// A reference whose configuration and keys were resolved in one module instance.
+#[derive(Debug, Clone)]
+pub struct ResolvedUse {
+    pub owner: RefOwner,
+    /// `aws.by_region`.
+    pub config: String,
+    pub target: ConfigTarget,
+    pub keys: Vec<SelectedKey>,
+}
+
+/// How a block repeats: the `each.key`/`each.value` or `count.index` contexts of its instances, when known.
+enum Repetition {
+    Single,
+    Instances(Vec<(String, EvalContext)>),
+    /// `for_each`/`count` not statically known: only keys that don't depend on it can be checked.
+    Unknown,
+}
+
+#[derive(Debug)]
+pub struct InstanceProviders {
+    pub expansions: Vec<Expansion>,
+    pub uses: Vec<ResolvedUse>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub fn analyse_instance(
+    module: &Module,
+    scope: &ModuleScope,
+    refs: &[RefSiteInfo],
+    address: &str,
+) -> InstanceProviders {
+    let mut diagnostics = Vec::new();
+    let expansions: Vec<Expansion> =
+        module.providers.iter().map(|p| expand(p, scope, address, &mut diagnostics)).collect();
+    let mut uses = Vec::new();
+    for site in refs {
+        let r = &site.reference;
+        let target = resolve_config(module, &r.name, r.alias_name());
+        let mut resolved =
+            ResolvedUse { owner: site.owner.clone(), config: r.config_address(), target, keys: Vec::new() };
+        let (for_each, count) = match &site.owner {
+            RefOwner::Resource(i) => (module.resources[*i].for_each.as_deref(), module.resources[*i].count.as_deref()),
+            RefOwner::ModuleCall(i, _) => {
+                (module.module_calls[*i].for_each.as_deref(), module.module_calls[*i].count.as_deref())
+            }
+            RefOwner::Import(_) => {
+                uses.push(resolved);
+                continue;
+            }
+        };
+        if let (ConfigTarget::Block(i), Some(key_expr)) = (target, &r.key) {
+            let provider = &module.providers[i];
+            if let Some(fe) = &provider.for_each {
+                let repetition = repetition(for_each, count, scope);
+                resolved.keys =
+                    check_keys(r.file, key_expr, &repetition, &expansions[i], provider, fe, scope, &mut diagnostics);
+            }
+        }
+        uses.push(resolved);
+    }
+    InstanceProviders { expansions, uses, diagnostics }
+}
+
+fn origin(p: &ProviderBlock) -> String {
+    match p.alias_name() {
+        Some(a) => format!("provider \"{}\" ({a}) for_each", p.name),
+        None => format!("provider \"{}\" for_each", p.name),
+    }
+}
+
+fn config_name(p: &ProviderBlock) -> String {
+    match p.alias_name() {
+        Some(a) => format!("{}.{a}", p.name),
+        None => p.name.clone(),
+    }
+}
+
+fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec<Diagnostic>) -> Expansion {
+    let Some(fe) = &p.for_each else { return Expansion::Single };
+    if p.alias.is_none() {
+        // Reported by the shape checks; without an alias no reference can select an instance anyway.
+        return Expansion::Invalid;
+    }
+    let ctx = EvalContext { origin: origin(p), ..EvalContext::default() };
+    let value = scope.eval(fe.file, &fe.expr, &ctx);
+    let reasons = unknown_reasons(&value);
+    if !reasons.is_empty() {
+        return explain_unknown(p, fe, &reasons, address, diags);
+    }
+    match instance_keys(&value) {
+        Ok(keys) => Expansion::Keys(
+            keys.into_iter()
+                .map(|(key, each_value)| {
+                    let ctx = EvalContext {
+                        each: Some((Value::string(key.as_str()), each_value.clone())),
+                        origin: format!("provider `{}` instance `{key}`", config_name(p)),
+                        ..EvalContext::default()
+                    };
+                    let args =
+                        p.config.iter().map(|a| (a.name.name.clone(), scope.eval(a.file, &a.expr, &ctx))).collect();
+                    ProviderInstance { key, each_value, args }
+                })
+                .collect(),
+        ),
+        Err(problem) => {
+            let mut d = Diagnostic::new(
+                Code::ProviderForEachInvalid,
+                fe.expr_location(),
+                format!("the `for_each` of provider `{}` {problem}", config_name(p)),
+            );
+            if matches!(value.unmarked(), Value::Tuple(_) | Value::List(..)) {
+                d = d.with_fix(Fix {
+                    title: "Convert the list to a set with `toset(...)`".to_string(),
+                    edits: wrap(fe, "toset(", ")"),
+                    automatic: false,
+                });
+            }
+            diags.push(d);
+            Expansion::Invalid
+        }
+    }
+}
+
+fn wrap(arg: &Arg, before: &str, after: &str) -> Vec<TextEdit> {
+    let r = arg.expr.range;
+    vec![
+        TextEdit {
+            location: FileRange::new(arg.file, foreach_syntax::TextRange::empty(r.start())),
+            new_text: before.into(),
+        },
+        TextEdit {
+            location: FileRange::new(arg.file, foreach_syntax::TextRange::empty(r.end())),
+            new_text: after.into(),
+        },
+    ]
+}
+
+/// The instance keys of a `for_each` value, with each instance's `each.value`, or what is wrong with the value.
+pub fn instance_keys(value: &Value) -> Result<Vec<(String, Value)>, String> {
+    if let Value::Sensitive(_) = value {
+        return Err("is sensitive; instance keys become part of addresses and can't be secret".to_string());
+    }
+    match value {
+        Value::Null(_) => Err("is null; it must be a map, an object or a set of strings".to_string()),
+        Value::Map(_, attrs) | Value::Object(attrs) => {
+            Ok(attrs.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+        }
+        Value::Set(_, items) => {
+            let mut out = Vec::new();
+            for item in items.iter() {
+                match item.unmarked() {
+                    Value::String(s) => out.push((s.to_string(), item.clone())),
+                    Value::Null(_) => {
+                        return Err("contains a null element; every element of the set must be a string".into());
+                    }
+                    other => {
+                        return Err(format!(
+                            "is a set of {}; only sets of strings can be used as instance keys",
+                            other.friendly_type()
+                        ));
+                    }
+                }
+            }
+            Ok(out)
+        }
+        Value::Tuple(_) | Value::List(..) => Err(format!(
+            "is a {}; it must be a map, an object or a set of strings: convert it with `toset(...)`",
+            value.friendly_type()
+        )),
+        other => Err(format!("is {}; it must be a map, an object or a set of strings", other.friendly_type())),
+    }
+}
+
+/// Every distinct unknown reason inside a value (a partially known map can hide several).
+pub fn unknown_reasons(v: &Value) -> Vec<std::sync::Arc<UnknownReason>> {
+    let mut out: Vec<std::sync::Arc<UnknownReason>> = Vec::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Unknown(r) if !out.iter().any(|o| **o == **r) => out.push(r.clone()),
+            Value::Sensitive(inner) => stack.push(inner),
+            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => stack.extend(items.iter()),
+            Value::Map(_, attrs) | Value::Object(attrs) => stack.extend(attrs.values()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether an unknown cause means "not known yet, but OpenTofu will know it at plan time" (a root variable with no
+/// value here, an impure function OpenTofu evaluates early) rather than "OpenTofu refuses this".
+fn resolvable_later(cause: &UnknownCause) -> bool {
+    match cause {
+        UnknownCause::VariableWithoutValue { .. } => true,
+        // OpenTofu evaluates these in its static scope (with an unpredictable value), except plantimestamp().
+        UnknownCause::ImpureFunction { name, .. } => name != "plantimestamp",
+        _ => false,
+    }
+}
+
+fn explain_unknown(
+    p: &ProviderBlock,
+    fe: &Arg,
+    reasons: &[std::sync::Arc<UnknownReason>],
+    address: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Expansion {
+    let name = config_name(p);
+    let in_module = if address.is_empty() { String::new() } else { format!(" (in `{address}`)") };
+    // Evaluation errors were reported where they happened.
+    if reasons.iter().any(|r| {
+        matches!(r.cause, UnknownCause::Error { .. } | UnknownCause::Limit { .. } | UnknownCause::Invalid { .. })
+    }) {
+        return Expansion::Invalid;
+    }
+    if let Some(r) = reasons.iter().find(|r| !resolvable_later(&r.cause)) {
+        let chain = r.chain_text("for_each");
+        let mut d = Diagnostic::new(
+            Code::ProviderForEachNotStatic,
+            fe.expr_location(),
+            format!(
+                "the `for_each` of provider `{name}`{in_module} must be known before planning, but {}: {chain}",
+                r.explanation()
+            ),
+        );
+        for hop in r.hops.iter().rev() {
+            d = d.with_related(hop.declaration, format!("`{}` is on the way", hop.name));
+        }
+        if r.location() != fe.expr_location() {
+            d = d.with_related(r.location(), "the value that is not known before planning");
+        }
+        diags.push(d);
+        return Expansion::Invalid;
+    }
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for r in reasons {
+        match &r.cause {
+            UnknownCause::VariableWithoutValue { name, .. } => {
+                names.insert(format!("var.{name}"));
+            }
+            UnknownCause::ImpureFunction { name, .. } => {
+                names.insert(format!("{name}()"));
+            }
+            _ => {}
+        }
+    }
+    let vars: Vec<String> = names.iter().filter(|n| n.starts_with("var.")).map(|n| format!("`{n}`")).collect();
+    let fns: Vec<String> = names.iter().filter(|n| !n.starts_with("var.")).map(|n| format!("`{n}`")).collect();
+    let message = if vars.is_empty() {
+        format!(
+            "the instances of provider `{name}`{in_module} depend on {}, whose value OpenTofu computes when it runs \
+             and nobody can predict, so references to its instances are not checked",
+            fns.join(", ")
+        )
+    } else {
+        format!(
+            "the instances of provider `{name}`{in_module} depend on {}, which {} no value here, so references to \
+             its instances are not checked; give {} a value in a .tfvars file or with --var to check them",
+            vars.join(", "),
+            if vars.len() == 1 { "has" } else { "have" },
+            if vars.len() == 1 { "it" } else { "them" },
+        )
+    };
+    diags.push(Diagnostic::new(Code::ProviderForEachUnresolved, fe.expr_location(), message));
+    Expansion::Unresolved(names.into_iter().collect())
+}
+
+fn repetition(for_each: Option<&Arg>, count: Option<&Arg>, scope: &ModuleScope) -> Repetition {
+    if let Some(fe) = for_each {
+        let v = scope.eval(fe.file, &fe.expr, &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
+        if v.first_unknown().is_some() {
+            return Repetition::Unknown;
+        }
+        return match instance_keys(&v) {
+            Ok(keys) => Repetition::Instances(
+                keys.into_iter()
+                    .map(|(k, ev)| {
+                        let ctx = EvalContext {
+                            each: Some((Value::string(k.as_str()), ev)),
+                            origin: "provider instance key".into(),
+                            ..EvalContext::default()
+                        };
+                        (format!("[\"{k}\"]"), ctx)
+                    })
+                    .collect(),
+            ),
+            Err(_) => Repetition::Unknown,
+        };
+    }
+    if let Some(c) = count {
+        let v = scope.eval(c.file, &c.expr, &EvalContext { origin: "count".into(), ..EvalContext::default() });
+        return match v.as_number().and_then(|n| n.to_i64()) {
+            Some(n) if (0..=100_000).contains(&n) => Repetition::Instances(
+                (0..n)
+                    .map(|i| {
+                        let ctx = EvalContext {
+                            count: Some(Value::int(i)),
+                            origin: "provider instance key".into(),
+                            ..EvalContext::default()
+                        };
+                        (format!("[{i}]"), ctx)
+                    })
+                    .collect(),
+            ),
+            _ => Repetition::Unknown,
+        };
+    }
+    Repetition::Single
+}
+
+/// The string a key value selects: strings as they are, numbers and bools converted (OpenTofu 1.10+).
+fn key_string(v: &Value) -> Result<Option<String>, String> {
+    if v.first_unknown().is_some() {
+        return Ok(None);
+    }
+    match v {
+        Value::Sensitive(_) => Err("is sensitive; an instance key can't be secret".into()),
+        Value::Null(_) => Err("is null".into()),
+        Value::String(s) => Ok(Some(s.to_string())),
+        Value::Number(n) => Ok(Some(n.to_text())),
+        Value::Bool(b) => Ok(Some(b.to_string())),
+        other => Err(format!("is {}, which can't be converted to a string", other.friendly_type())),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check_keys(
+    file: FileId,
+    key_expr: &Expr,
+    repetition: &Repetition,
+    expansion: &Expansion,
+    provider: &ProviderBlock,
+    provider_for_each: &Arg,
+    scope: &ModuleScope,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<SelectedKey> {
+    let single = [(String::new(), EvalContext { origin: "provider instance key".into(), ..EvalContext::default() })];
+    let (contexts, per_instance): (&[(String, EvalContext)], bool) = match repetition {
+        Repetition::Single | Repetition::Unknown => (&single, false),
+        Repetition::Instances(v) => (v.as_slice(), true),
+    };
+    let known = expansion.keys();
+    let mut selected = Vec::new();
+    let mut missing: Vec<(String, Option<String>)> = Vec::new();
+    for (instance, ctx) in contexts {
+        let v = scope.eval(file, key_expr, ctx);
+        let instance = per_instance.then(|| instance.clone());
+        match key_string(&v) {
+            Ok(Some(key)) => {
+                if let Some(known) = &known
+                    && !known.contains(&key.as_str())
+                    && !missing.iter().any(|(k, _)| *k == key)
+                {
+                    missing.push((key.clone(), instance.clone()));
+                }
+                selected.push(SelectedKey { instance, key: Some(key) });
+            }
+            Ok(None) => selected.push(SelectedKey { instance, key: None }),
+            Err(problem) => {
+                let at = instance.as_ref().map(|i| format!(" (for instance `{i}`)")).unwrap_or_default();
+                diags.push(Diagnostic::new(
+                    Code::InvalidProviderInstanceKey,
+                    FileRange::new(file, key_expr.range),
+                    format!("the instance key{at} {problem}; a key must be a string (numbers and bools are converted)"),
+                ));
+                selected.push(SelectedKey { instance, key: None });
+                break;
+            }
+        }
+    }
+    if let (Some(known), false) = (known, missing.is_empty()) {
+        diags.push(unknown_instance(file, key_expr, provider, provider_for_each, &known, &missing));
+    }
+    selected
+}
+
+fn unknown_instance(
+    file: FileId,
+    key_expr: &Expr,
+    provider: &ProviderBlock,
+    provider_for_each: &Arg,
+    known: &[&str],
+    missing: &[(String, Option<String>)],
+) -> Diagnostic {
+    let name = config_name(provider);
+    let instances = if known.is_empty() {
+        "it has no instances".to_string()
+    } else {
+        format!("its instances are {}", quote_list(known))
+    };
+    let keys: Vec<&str> = missing.iter().map(|(k, _)| k.as_str()).collect();
+    let mut msg = if key_expr.as_string_literal().is_some() || missing.iter().all(|(_, i)| i.is_none()) {
+        format!("no provider instance {} in `{name}`; {instances}", quote_list(&keys))
+    } else {
+        let examples: Vec<String> = missing
+            .iter()
+            .take(3)
+            .map(|(k, i)| match i {
+                Some(i) => format!("`{k}` for instance `{i}`"),
+                None => format!("`{k}`"),
+            })
+            .collect();
+        let more = if missing.len() > 3 { format!(" and {} more", missing.len() - 3) } else { String::new() };
+        format!("this key selects {}{more}, but `{name}` has no such instance; {instances}", examples.join(", "))
+    };
+    if let Some(s) = closest(&missing[0].0, known.iter().copied()) {
+        msg.push_str(&format!("; did you mean `{s}`?"));
+    }
+    let mut d = Diagnostic::new(Code::UnknownProviderInstance, FileRange::new(file, key_expr.range), msg)
+        .with_related(provider_for_each.expr_location(), format!("the instances of `{name}` come from here"));
+    if let (Some(s), Some(_)) = (closest(&missing[0].0, known.iter().copied()), key_expr.as_string_literal()) {
+        d = d.with_fix(Fix {
+            title: format!("Use the instance `{s}`"),
+            edits: vec![TextEdit { location: FileRange::new(file, key_expr.range), new_text: format!("\"{s}\"") }],
+            automatic: false,
+        });
+    }
+    d
+}
+
+fn quote_list(keys: &[&str]) -> String {
+    const SHOWN: usize = 8;
+    let mut parts: Vec<String> = keys.iter().take(SHOWN).map(|k| format!("`{k}`")).collect();
+    if keys.len() > SHOWN {
+        parts.push(format!("and {} more", keys.len() - SHOWN));
+    }
+    parts.join(", ")
+}

@@ -1,0 +1,146 @@
+//! Provider iteration: provider blocks with `for_each`, their instances, and every reference to them.
+//!
+//! - [`reference`] parses `provider = …` / `providers = { … }` references by the RFC's grammar;
+//! - [`config`] resolves a reference to a configuration of its module and lists every reference site;
+//! - [`checks`] checks one module's declarations (no evaluation);
+//! - [`expand`] evaluates, per module instance, each `for_each` into instance keys and each selected key;
+//! - this file checks what needs the module tree: configured providers in modules called with repetition, and
+//!   `configuration_aliases` the caller does not pass.
+
+pub mod checks;
+pub mod config;
+pub mod expand;
+pub mod reference;
+pub mod resolve;
+pub mod test_files;
+
+use std::collections::HashSet;
+
+use crate::base::FileRange;
+use crate::db::{Db, Workspace, module};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::model::items::ModuleCall;
+use crate::tree::{ModuleTree, module_tree};
+
+/// The meta-argument that makes a call repeat (or defer), where OpenTofu reports configured providers below it.
+fn repetition_site(call: &ModuleCall) -> Option<(FileRange, &'static str)> {
+    if let Some(a) = &call.count {
+        return Some((a.expr_location(), "count"));
+    }
+    if let Some(a) = &call.for_each {
+        return Some((a.expr_location(), "for_each"));
+    }
+    if let Some(a) = &call.enabled {
+        return Some((a.expr_location(), "enabled"));
+    }
+    if let Some(a) = &call.depends_on {
+        let first = match &a.expr.kind {
+            foreach_syntax::ast::ExprKind::Tuple(items) if !items.is_empty() => FileRange::new(a.file, items[0].range),
+            _ => a.expr_location(),
+        };
+        return Some((first, "depends_on"));
+    }
+    None
+}
+
+#[salsa::tracked(returns(clone))]
+pub fn tree_provider_checks(db: &dyn Db, ws: Workspace) -> std::sync::Arc<Vec<Diagnostic>> {
+    let tree = module_tree(db, ws);
+    let mut out = Vec::new();
+    let mut reported: HashSet<(FileRange, FileRange)> = HashSet::new();
+    for node in &tree.nodes {
+        let m = module(db, node.dir);
+        let configured: Vec<_> = m.providers.iter().filter(|p| p.is_configured()).collect();
+        if !configured.is_empty() {
+            for (call, via) in ancestor_calls(db, &tree, node) {
+                if let Some((site, meta)) = repetition_site(&call) {
+                    for p in &configured {
+                        if !reported.insert((site, p.site.name_location())) {
+                            continue;
+                        }
+                        let through = if via.is_empty() { String::new() } else { format!(" (through `{via}`)") };
+                        out.push(
+                            Diagnostic::new(
+                                Code::ProviderInExpandedModule,
+                                site,
+                                format!(
+                                    "module `{}` is called with `{meta}`, but it{through} configures provider `{}` \
+                                     itself; a module with its own provider configuration can't be repeated or \
+                                     deferred. Declare the provider in the root module and pass it in with \
+                                     `providers = {{ {} = … }}`",
+                                    call.name, p.name, p.name
+                                ),
+                            )
+                            .with_related(p.site.name_location(), "the provider configuration inside the module"),
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(parent) = node.parent {
+            let pm = module(db, tree.node(parent).dir);
+            let Some(call) = node.call_path.last().and_then(|c| pm.module_call(c)) else { continue };
+            let passed = passed_names(call);
+            for ca in m.required_providers.iter().flat_map(|rp| rp.configuration_aliases.iter()) {
+                let name = format!("{}.{}", ca.provider, ca.alias);
+                if !passed.contains(&name) {
+                    let at = call.providers.as_ref().map(|p| p.key_location()).unwrap_or(call.site.name_location());
+                    out.push(
+                        Diagnostic::new(
+                            Code::MissingConfigurationAlias,
+                            at,
+                            format!(
+                                "module `{}` expects the provider configuration `{name}` to be passed in; add \
+                                 `{name} = <configuration>` to this call's `providers`",
+                                call.name
+                            ),
+                        )
+                        .with_related(ca.location, "declared in `configuration_aliases` here"),
+                    );
+                }
+            }
+        }
+    }
+    std::sync::Arc::new(out)
+}
+
+/// The calls from the root down to `node`, innermost first, each with the path of calls between it and the node.
+fn ancestor_calls(db: &dyn Db, tree: &ModuleTree, node: &crate::tree::TreeNode) -> Vec<(ModuleCall, String)> {
+    let mut out = Vec::new();
+    let mut n = node;
+    let mut below: Vec<String> = Vec::new();
+    while let Some(parent) = n.parent {
+        let pm = module(db, tree.node(parent).dir);
+        if let Some(call) = n.call_path.last().and_then(|c| pm.module_call(c)) {
+            let via = below.iter().rev().map(|c| format!("module.{c}")).collect::<Vec<_>>().join(".");
+            out.push((call.clone(), via));
+        }
+        if let Some(c) = n.call_path.last() {
+            below.push(c.clone());
+        }
+        n = tree.node(parent);
+    }
+    out
+}
+
+/// The child-side names a call's `providers` map passes (`aws`, `aws.src`).
+fn passed_names(call: &ModuleCall) -> HashSet<String> {
+    let mut out = HashSet::new();
+    if let Some(p) = &call.providers
+        && let foreach_syntax::ast::ExprKind::Object(items) = &p.expr.unparenthesized().kind
+    {
+        for item in items {
+            match &item.key {
+                foreach_syntax::ast::ObjectKey::Ident(i) => {
+                    out.insert(i.name.clone());
+                }
+                foreach_syntax::ast::ObjectKey::Expr(e) => {
+                    if let Some(name) = reference::providers_key_name(e) {
+                        out.insert(name);
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,3 @@
+provider "aws" {
+  region = "us-east-1"
+}

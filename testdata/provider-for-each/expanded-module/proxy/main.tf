@@ -1,0 +1,4 @@
+provider "aws" {
+  alias    = "x"
+  for_each = toset(["a"])
+}

@@ -1,0 +1,3 @@
+module "inner" {
+  source = "../configured"
+}
