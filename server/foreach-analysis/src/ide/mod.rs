@@ -10,6 +10,8 @@ mod completion;
 mod cursor;
 mod goto;
 mod hover;
+#[cfg(test)]
+mod incremental;
 mod symbols;
 #[cfg(test)]
 mod test_fixture;
