@@ -165,7 +165,9 @@ pub fn completion_item(index: &LineIndex, item: &AItem, enc: PositionEncoding) -
         kind: Some(match item.kind {
             CompletionKind::Field => lsp::CompletionItemKind::FIELD,
             CompletionKind::Variable => lsp::CompletionItemKind::VARIABLE,
+            CompletionKind::Provider => lsp::CompletionItemKind::MODULE,
         }),
+        insert_text_format: item.is_snippet.then_some(lsp::InsertTextFormat::SNIPPET),
         detail: item.detail.clone(),
         text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
             range: range(index, item.replace, enc),

@@ -6,6 +6,7 @@
 use foreach_syntax::{TextRange, TextSize};
 
 use crate::db::{Db, Workspace, module};
+use crate::providers::config::known_addresses;
 
 use super::{FilePosition, dir_of, source_file};
 
@@ -13,6 +14,7 @@ use super::{FilePosition, dir_of, source_file};
 pub enum CompletionKind {
     Field,
     Variable,
+    Provider,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +25,8 @@ pub struct CompletionItem {
     /// The text the item replaces (the part of the name already typed).
     pub replace: TextRange,
     pub insert_text: String,
+    /// `insert_text` is a snippet (`$1` placeholders).
+    pub is_snippet: bool,
 }
 
 pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<CompletionItem> {
@@ -35,6 +39,10 @@ pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<
     let before = &text[..offset];
     let typed_len = before.bytes().rev().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
     let prefix_end = offset - typed_len;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    if let Some(items) = provider_configurations(db, ws, file, line, pos.offset) {
+        return items;
+    }
     let Some(head) = before[..prefix_end].strip_suffix('.') else { return Vec::new() };
     let root_len = head.bytes().rev().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
     let root = &head[head.len() - root_len..];
@@ -49,6 +57,7 @@ pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<
         detail,
         replace,
         insert_text: label.to_string(),
+        is_snippet: false,
     };
     match root {
         "each" => vec![
@@ -66,6 +75,46 @@ pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<
         }
         _ => Vec::new(),
     }
+}
+
+/// After `provider = `: the provider configurations of the module, with a `[…]` snippet for those with
+/// `for_each`.
+fn provider_configurations(
+    db: &dyn Db,
+    ws: Workspace,
+    file: crate::db::SourceFile,
+    line: &str,
+    offset: TextSize,
+) -> Option<Vec<CompletionItem>> {
+    let rest = line.trim_start().strip_prefix("provider")?.trim_start().strip_prefix('=')?.trim_start();
+    if !rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
+        return None;
+    }
+    let replace = TextRange::new(offset - TextSize::from(rest.len() as u32), offset);
+    let dir = dir_of(db, ws, file)?;
+    let m = module(db, dir);
+    let mut items: Vec<CompletionItem> = known_addresses(&m)
+        .into_iter()
+        .map(|address| {
+            let (name, alias) = address.split_once('.').map_or((address.as_str(), None), |(n, a)| (n, Some(a)));
+            let for_each = m
+                .providers
+                .iter()
+                .any(|p| p.name == name && p.alias_name().as_deref() == alias && p.for_each.is_some());
+            CompletionItem {
+                label: address.clone(),
+                kind: CompletionKind::Provider,
+                detail: Some(
+                    if for_each { "provider configuration with for_each" } else { "provider configuration" }.into(),
+                ),
+                replace,
+                insert_text: if for_each { format!("{address}[${{1:each.key}}]") } else { address.clone() },
+                is_snippet: for_each,
+            }
+        })
+        .collect();
+    items.sort_by(|a, b| a.label.cmp(&b.label));
+    Some(items)
 }
 
 #[cfg(test)]
@@ -89,6 +138,21 @@ mod tests {
         assert_eq!(labels(text), ["a", "b"]);
         // `m = local.` does not parse yet, so only `l` is declared while typing.
         assert_eq!(labels("locals {\n  l = 1\n  m = local.$0\n}\n"), ["l"]);
+    }
+
+    #[test]
+    fn provider_configurations_after_provider_equals() {
+        let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\"])\n  region   = each.key\n}\nprovider \"aws\" {\n  region = \"x\"\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.b$0\n}\n";
+        let f = Fixture::parse(text);
+        let items = f.host.analysis().completions(f.position()).unwrap();
+        let got: Vec<(String, String)> = items.into_iter().map(|i| (i.label, i.insert_text)).collect();
+        assert_eq!(
+            got,
+            [
+                ("aws".to_string(), "aws".to_string()),
+                ("aws.by_region".to_string(), "aws.by_region[${1:each.key}]".to_string())
+            ]
+        );
     }
 
     #[test]

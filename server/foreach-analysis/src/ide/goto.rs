@@ -4,6 +4,7 @@ use foreach_syntax::TextRange;
 
 use crate::base::FileId;
 use crate::db::{Db, Workspace, module, parse};
+use crate::providers::config::{ConfigTarget, resolve_config};
 
 use super::cursor::reference_at;
 use super::{FilePosition, dir_of, source_file};
@@ -20,9 +21,9 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
     let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
     let parsed = parse(db, file);
     let Some(at) = reference_at(&parsed.body, pos.offset) else { return Vec::new() };
-    let Some(name) = at.reference.attr(0) else { return Vec::new() };
     let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
     let m = module(db, dir);
+    let name = at.reference.attr(0).unwrap_or_default();
     match at.reference.root.as_str() {
         "var" => m
             .variables
@@ -36,7 +37,21 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
             .filter(|l| l.name == name)
             .map(|l| NavigationTarget { file: l.arg.file, full_range: l.arg.range, focus_range: l.arg.name.range })
             .collect(),
-        _ => Vec::new(),
+        // A provider configuration: `aws`, `aws.by_region` (in `provider = …` or a `providers` map).
+        root => {
+            let alias = at.reference.attr(0);
+            match resolve_config(&m, root, alias) {
+                ConfigTarget::Block(i) => {
+                    let p = &m.providers[i];
+                    vec![NavigationTarget {
+                        file: p.site.file,
+                        full_range: p.site.range,
+                        focus_range: p.site.name_range,
+                    }]
+                }
+                _ => Vec::new(),
+            }
+        }
     }
 }
 
@@ -69,6 +84,12 @@ mod tests {
     fn local() {
         let got = check("locals {\n  a = 1\n  b = local.a$0\n}\n");
         assert_eq!(got, vec![("/ws/main.tf".to_string(), "a".to_string())]);
+    }
+
+    #[test]
+    fn provider_reference_to_its_block() {
+        let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  for_each = toset([\"a\"])\n  provider = aws.by_re$0gion[each.key]\n}\n";
+        assert_eq!(check(text), vec![("/ws/main.tf".to_string(), "\"aws\"".to_string())]);
     }
 
     #[test]
