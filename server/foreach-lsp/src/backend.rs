@@ -64,6 +64,10 @@ impl LanguageServer for Backend {
         handlers::definition::run(&self.state, p).await
     }
 
+    async fn references(&self, p: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        handlers::references::run(&self.state, p).await
+    }
+
     async fn document_symbol(&self, p: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
         handlers::document_symbol::run(&self.state, p).await
     }

@@ -12,6 +12,7 @@ mod goto;
 mod hover;
 #[cfg(test)]
 mod incremental;
+mod references;
 mod symbols;
 #[cfg(test)]
 mod test_fixture;
@@ -103,6 +104,11 @@ impl Analysis {
 
     pub fn goto_definition(&self, pos: FilePosition) -> Cancellable<Vec<NavigationTarget>> {
         self.with(|db, ws| goto::goto_definition(db, ws, pos))
+    }
+
+    /// Every use of the provider configuration under the cursor (and its block, with `include_declaration`).
+    pub fn references(&self, pos: FilePosition, include_declaration: bool) -> Cancellable<Vec<crate::FileRange>> {
+        self.with(|db, ws| references::references(db, ws, pos, include_declaration))
     }
 
     pub fn document_symbols(&self, file: FileId) -> Cancellable<Vec<Symbol>> {

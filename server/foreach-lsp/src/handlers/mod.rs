@@ -13,3 +13,4 @@ pub mod document_symbol;
 pub mod hover;
 pub mod initialize;
 pub mod initialized;
+pub mod references;
