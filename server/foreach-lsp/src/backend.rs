@@ -68,6 +68,10 @@ impl LanguageServer for Backend {
         handlers::references::run(&self.state, p).await
     }
 
+    async fn inlay_hint(&self, p: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        handlers::inlay_hint::run(&self.state, p).await
+    }
+
     async fn document_symbol(&self, p: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
         handlers::document_symbol::run(&self.state, p).await
     }

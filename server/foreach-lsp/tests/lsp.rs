@@ -186,6 +186,28 @@ async fn ignore_code_action_and_other_hcl_files() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn provider_hover_references_and_inlay_hints() {
+    let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\", \"b\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"x\" {\n  for_each = toset([\"a\"])\n  provider = aws.by_region[each.key]\n}\n";
+    let mut c = TestClient::start();
+    c.initialize(None, json!({})).await;
+    let doc = "file:///lsp-test/providers/main.tf";
+    c.open(doc, text).await;
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": doc}, "position": {"line": line, "character": character}});
+    let hover = c.request("textDocument/hover", at(7, 18)).await;
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("region = \"a\" ← selected") && md.contains("selects \"a\""), "{md}");
+    let mut refs = at(1, 17);
+    refs["context"] = json!({"includeDeclaration": false});
+    let refs = c.request("textDocument/references", refs).await;
+    assert_eq!(refs[0]["range"]["start"], json!({"line": 7, "character": 13}));
+    let whole = json!({"textDocument": {"uri": doc}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}});
+    let hints = c.request("textDocument/inlayHint", whole).await;
+    let labels: Vec<&str> = hints.as_array().unwrap().iter().map(|h| h["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, [" keys: \"a\", \"b\"", " → \"a\""]);
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_input_is_answered_and_the_server_keeps_serving() {
     let mut c = TestClient::start();
     // Before initialize: ServerNotInitialized.

@@ -12,7 +12,11 @@ use crate::module_eval::tree_values;
 use crate::tree::module_tree;
 
 use super::cursor::reference_at;
+use super::provider_info::{expansion_markdown, key_list, provider_info};
+use super::references::config_at;
 use super::{FilePosition, dir_of, source_file};
+use crate::db::SourceFile;
+use crate::providers::config::{ConfigTarget, resolve_config};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HoverResult {
@@ -26,6 +30,9 @@ const MAX_INSTANCES: usize = 5;
 
 pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<HoverResult> {
     let file = source_file(db, ws, pos.file)?;
+    if let Some(h) = provider_hover(db, ws, file, pos) {
+        return Some(h);
+    }
     let parsed = parse(db, file);
     let at = reference_at(&parsed.body, pos.offset)?;
     let r = &at.reference;
@@ -77,6 +84,74 @@ pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Hov
         }
     }
     Some(HoverResult { range: r.range, markdown: md })
+}
+
+/// On a provider block's label, alias or `for_each`, or on a provider reference: the configuration, its instances
+/// with their evaluated arguments, and the keys the reference selects.
+fn provider_hover(db: &dyn Db, ws: Workspace, file: SourceFile, pos: FilePosition) -> Option<HoverResult> {
+    let dir = dir_of(db, ws, file)?;
+    let m = module(db, dir);
+    let on_for_each = m
+        .providers
+        .iter()
+        .position(|p| p.for_each.as_ref().is_some_and(|a| a.file == pos.file && super::touches(a.range, pos.offset)));
+    let (block, range) = match on_for_each {
+        Some(i) => (i, m.providers[i].for_each.as_ref()?.range),
+        None => {
+            let (name, alias) = config_at(&m, pos)?;
+            let ConfigTarget::Block(i) = resolve_config(&m, &name, alias.as_deref()) else { return None };
+            let range = m
+                .providers
+                .iter()
+                .find(|p| p.site.file == pos.file && super::touches(p.site.name_range, pos.offset))
+                .map(|p| p.site.name_range)
+                .or_else(|| {
+                    let (refs, _) = crate::providers::config::module_references(&m);
+                    refs.into_iter()
+                        .find(|r| r.reference.file == pos.file && super::touches(r.reference.range, pos.offset))
+                        .map(|r| r.reference.range)
+                })
+                .unwrap_or_else(|| TextRange::empty(pos.offset));
+            (i, range)
+        }
+    };
+    let info = provider_info(db, ws, dir)?;
+    let p = &info.module.providers[block];
+    let address = p.alias_name().map_or_else(|| p.name.clone(), |a| format!("{}.{a}", p.name));
+    // The keys selected by the reference under the cursor, if any.
+    let mut selected: Vec<String> = Vec::new();
+    for (site, used) in info.refs.iter().zip(info.analysis.uses.iter()) {
+        if site.reference.file == pos.file && super::touches(site.reference.range, pos.offset) {
+            selected.extend(used.keys.iter().filter_map(|k| k.key.clone()));
+        }
+    }
+    let mut md = format!(
+        "```hcl
+provider \"{}\"  # {address}
+```
+",
+        p.name
+    );
+    if !info.address.is_empty() {
+        md.push_str(&format!(
+            "
+in `{}`:
+",
+            info.address
+        ));
+    }
+    md.push('\n');
+    md.push_str(&expansion_markdown(info.analysis.expansions.get(block)?, &selected));
+    if !selected.is_empty() {
+        let keys: Vec<&str> = selected.iter().map(String::as_str).collect();
+        md.push_str(&format!(
+            "
+selects {}
+",
+            key_list(&keys, 8)
+        ));
+    }
+    Some(HoverResult { range, markdown: md })
 }
 
 enum Kind {
@@ -131,6 +206,26 @@ locals {
     fn undeclared() {
         let md = check("locals {\n  a = local.nope$0\n}\n");
         assert_eq!(md, "`local.nope` is not declared in this module");
+    }
+
+    #[test]
+    fn provider_reference_shows_instances_and_the_selected_key() {
+        let md = check(
+            r#"
+provider "aws" {
+  alias    = "by_region"
+  for_each = toset(["eu-west-1", "us-east-1"])
+  region   = each.key
+}
+resource "aws_s3_bucket" "b" {
+  provider = aws.by_reg$0ion["eu-west-1"]
+}
+"#,
+        );
+        assert_eq!(
+            md,
+            "```hcl\nprovider \"aws\"  # aws.by_region\n```\n\n2 instances:\n- `\"eu-west-1\"`: region = \"eu-west-1\" ← selected\n- `\"us-east-1\"`: region = \"us-east-1\"\n\nselects \"eu-west-1\"\n"
+        );
     }
 
     #[test]

@@ -12,6 +12,8 @@ mod goto;
 mod hover;
 #[cfg(test)]
 mod incremental;
+mod inlay_hints;
+mod provider_info;
 mod references;
 mod symbols;
 #[cfg(test)]
@@ -32,6 +34,7 @@ pub use code_actions::Assist;
 pub use completion::{CompletionItem, CompletionKind};
 pub use goto::NavigationTarget;
 pub use hover::HoverResult;
+pub use inlay_hints::InlayHint;
 pub use symbols::{Symbol, SymbolKind};
 
 /// The result of a question asked of a snapshot that a newer change may cancel.
@@ -104,6 +107,11 @@ impl Analysis {
 
     pub fn goto_definition(&self, pos: FilePosition) -> Cancellable<Vec<NavigationTarget>> {
         self.with(|db, ws| goto::goto_definition(db, ws, pos))
+    }
+
+    /// Evaluated instance keys after provider `for_each` expressions and after `provider = …[key]` references.
+    pub fn inlay_hints(&self, file: FileId) -> Cancellable<Vec<InlayHint>> {
+        self.with(|db, ws| inlay_hints::inlay_hints(db, ws, file))
     }
 
     /// Every use of the provider configuration under the cursor (and its block, with `include_declaration`).

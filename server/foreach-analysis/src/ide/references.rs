@@ -40,7 +40,7 @@ pub(crate) fn references(db: &dyn Db, ws: Workspace, pos: FilePosition, include_
 }
 
 /// The configuration under the cursor: a provider block's label or alias, or a provider reference.
-fn config_at(m: &Module, pos: FilePosition) -> Option<(String, Option<String>)> {
+pub(crate) fn config_at(m: &Module, pos: FilePosition) -> Option<(String, Option<String>)> {
     let on = |file, range| file == pos.file && touches(range, pos.offset);
     for p in &m.providers {
         let on_alias = p.alias.as_ref().is_some_and(|a| on(a.file, a.range));

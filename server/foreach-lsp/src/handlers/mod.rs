@@ -13,4 +13,5 @@ pub mod document_symbol;
 pub mod hover;
 pub mod initialize;
 pub mod initialized;
+pub mod inlay_hint;
 pub mod references;
