@@ -2,7 +2,7 @@
 //! modules that implement them) the semantic checks. One entry point, so the CLI and the language server report
 //! exactly the same set.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use foreach_syntax::TextRange;
@@ -15,7 +15,7 @@ use crate::providers::checks::module_provider_checks;
 use crate::providers::test_files::test_file_checks;
 use crate::providers::tree_provider_checks;
 use crate::refcheck::undefined_references;
-use crate::suppress::is_suppressed;
+use crate::suppress::{apply as apply_suppressions, file_suppressions};
 use crate::tree::module_tree;
 use crate::vars::root_assignments;
 
@@ -33,7 +33,15 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     out.extend(tree_values(db, ws).diagnostics.iter().cloned());
     out.extend(tree_provider_checks(db, ws).iter().cloned());
     out.extend(test_file_checks(db, ws).iter().cloned());
-    out.retain(|d| !is_suppressed(db, ws, d));
+    // Last: suppression comments, so that every code, from every pass, is silenced the same way.
+    let suppressions: HashMap<_, _> = ws
+        .dirs(db)
+        .iter()
+        .flat_map(|dir| dir.files(db).iter())
+        .map(|f| (f.id(db), file_suppressions(db, *f)))
+        .filter(|(_, s)| !s.is_empty())
+        .collect();
+    apply_suppressions(&mut out, &suppressions);
     sort_and_dedup(&mut out);
     Arc::new(out)
 }

@@ -161,4 +161,5 @@ codes! {
     EvaluationError = "evaluation-error", Error, "an expression OpenTofu evaluates statically fails: wrong types, bad arguments, missing keys";
     UnknownFunction = "unknown-function", Error, "a call to a function that OpenTofu does not have";
     EvaluationLimit = "evaluation-limit", Error, "evaluating an expression exceeds foreach-ls's depth, size or step limit";
+    TooSimilarForEach = "too-similar-for-each", Warning, "a resource or module call iterates over the same collection as the provider instances it uses, so removing an element makes the plan fail";
 }

@@ -75,6 +75,27 @@ fn long_local_chains_need_no_recursion() {
 }
 
 #[test]
+fn values_nested_through_locals_are_bounded() {
+    // Each local wraps the previous one: without a bound, printing or dropping the last value would recurse
+    // 3,000 levels deep.
+    let mut m = String::from("locals {\n  l0 = 0\n");
+    for i in 1..3000 {
+        m.push_str(&format!("  l{i} = [local.l{}]\n", i - 1));
+    }
+    m.push_str("}\n");
+    let s = scope(&m);
+    let values = s.evaluate_all();
+    let d = s.diagnostics();
+    // The refused value becomes unknown, which the next locals wrap again: every 256th local is refused.
+    assert_eq!(d.len(), 11, "{d:#?}");
+    assert!(d.iter().all(|d| d.code == Code::EvaluationLimit));
+    assert!(d[0].message.contains("`local.l256`: the value nests 257 levels deep"), "{}", d[0].message);
+    let last = &values.locals.last().unwrap().1;
+    assert!(last.depth() <= 256);
+    let _ = foreach_analysis::eval::render::console(last);
+}
+
+#[test]
 fn hostile_json_and_regex_are_rejected() {
     let deep = format!("jsondecode(\"{}{}\")", "[".repeat(500), "]".repeat(500));
     assert!(fails(&deep).contains("nesting too deep"));

@@ -271,6 +271,9 @@ fn invalid_variable_values_are_diagnosed() {
     assert!(d[0].message.contains("cannot convert \"abc\" to number"), "{}", d[0].message);
     assert!(d[1].message.contains("attribute \"name\" is required"), "{}", d[1].message);
     assert!(d[2].message.contains("invalid default value for variable `d`"), "{}", d[2].message);
+    let s = scope("variable \"f\" {\n  default = upper(\"a\")\n}\n");
+    assert!(s.variable_value("f").unwrap().is_unknown());
+    assert!(s.diagnostics()[0].message.contains("functions may not be called here"));
 }
 
 #[test]
@@ -311,6 +314,9 @@ fn cli_values_follow_opentofu_parsing_modes() {
     assert_eq!(compact(&cli_value("{a = 1}", Some(&Constraint::Any), EXPR_FILE).unwrap()), "{\"a\" = 1}");
     assert!(cli_value("[1,", Some(&list), EXPR_FILE).is_err());
     assert!(cli_value("var.x", Some(&list), EXPR_FILE).is_err());
+    let err = cli_value("[upper(\"a\")]", Some(&list), EXPR_FILE).unwrap_err();
+    assert!(err.contains("functions may not be called here"), "{err}");
+    assert_eq!(compact(&cli_value("[for x in [1, 2] : x * 2]", Some(&Constraint::Any), EXPR_FILE).unwrap()), "[2, 4]");
 }
 
 #[test]
@@ -324,4 +330,35 @@ fn try_and_can_swallow_errors() {
     assert_eq!(c("try(tonumber(\"x\"), var.nope, 3)"), "3");
     assert_eq!(c("can(local.nope)"), "false");
     assert!(fails("try(tonumber(\"x\"))").contains("no expression given to `try`"));
+}
+
+#[test]
+fn child_module_hops_carry_the_module_label() {
+    let m = "variable \"ids\" {}\nlocals {\n  ids = var.ids\n}\n";
+    let mut child = inputs(
+        m,
+        vec![(
+            "ids",
+            SuppliedValue {
+                value: eval_in("locals {\n  x = data.org.accounts.ids\n}\n", "local.x").0,
+                source: ValueSource::CommandLine,
+            },
+        )],
+    );
+    child.module_label = "module.common".into();
+    let s = ModuleScope::new(child);
+    let v = s.local_value("ids").unwrap();
+    assert_eq!(unknown_chain(&v, "for_each"), "for_each -> module.common:var.ids -> local.x -> data.org.accounts");
+    let mut unset = inputs(m, Vec::new());
+    unset.module_label = "module.common".into();
+    let s = ModuleScope::new(unset);
+    let e = foreach_syntax::parse_expr("local.ids").unwrap();
+    let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+    assert_eq!(unknown_chain(&v, "for_each"), "for_each -> module.common:local.ids -> module.common:var.ids");
+}
+
+#[test]
+fn values_stay_small() {
+    // Attribute maps copy whole nodes of values on insert: keep `Value` at 32 bytes.
+    assert!(std::mem::size_of::<Value>() <= 32, "{}", std::mem::size_of::<Value>());
 }

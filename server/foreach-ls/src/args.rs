@@ -103,6 +103,9 @@ pub struct CheckArgs {
     /// Never colour the output (colour is used only on a terminal anyway).
     #[arg(long)]
     pub no_color: bool,
+    /// Apply the automatic quick fixes in place (never in files with syntax errors), then report what remains.
+    #[arg(long)]
+    pub fix: bool,
 }
 
 pub use foreach_load::OrderedVar;

@@ -1,10 +1,11 @@
-//! `foreach-ls check`: load, analyse, print, and choose the exit status.
+//! `foreach-ls check`: load, analyse, (with `--fix`) apply the automatic fixes and analyse again, print, and choose
+//! the exit status.
 
 use std::io::{IsTerminal, Write};
 
 use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
-use crate::{render, report};
+use crate::{fix, render, report};
 use foreach_load::OrderedVar;
 use foreach_load::{LoadOptions, load};
 
@@ -25,7 +26,7 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             return ExitStatus::Usage;
         }
     };
-    let host = loaded.host;
+    let mut host = loaded.host;
     if host.file_count() == 0 {
         let roots: Vec<String> = loaded.roots.iter().map(|r| r.display().to_string()).collect();
         let _ = writeln!(
@@ -35,8 +36,23 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         );
         return ExitStatus::Usage;
     }
-    let diagnostics = host.diagnostics();
+    let mut diagnostics = host.diagnostics();
     let cwd = std::env::current_dir().unwrap_or_default();
+    if args.fix {
+        let outcomes = fix::apply_fixes(&diagnostics, &host.file_table());
+        let _ = std::io::stderr().write_all(fix::describe(&outcomes, &cwd).as_bytes());
+        if outcomes.values().any(|o| matches!(o, fix::FileOutcome::Fixed { .. })) {
+            // Report what remains: analyse the files as they are now.
+            match load(&opts) {
+                Ok(l) => host = l.host,
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "foreach-ls: {}", e.0);
+                    return ExitStatus::Usage;
+                }
+            }
+            diagnostics = host.diagnostics();
+        }
+    }
     let report = report::build(&diagnostics, &host.file_table(), &cwd);
 
     let stdout = std::io::stdout();

@@ -1,11 +1,12 @@
 //! The `foreach-ls` binary's library half: command-line parsing ([`args`]), running commands ([`check`],
-//! [`eval`]) and rendering their reports ([`report`], [`render`]). Loading from disk is `foreach-load`.
+//! [`eval`], [`fix`]) and rendering their reports ([`report`], [`render`]). Loading from disk is `foreach-load`.
 //! It holds no OpenTofu semantics: those are all in `foreach-analysis`.
 
 pub mod args;
 pub mod check;
 pub mod eval;
 pub mod exit;
+pub mod fix;
 pub mod inspect;
 pub mod render;
 pub mod report;

@@ -53,11 +53,6 @@ pub fn parse_expr(text: &str) -> Result<ast::Expr, SyntaxError> {
         let at = TextSize::try_from(text.len()).unwrap_or_default();
         return Err(SyntaxError { range: TextRange::empty(at), message: "expected an expression".to_owned() });
     }
-    if let Some(at) = nesting::too_deep(src, recovery::MAX_NESTING) {
-        let start = TextSize::try_from(base + at).unwrap_or_default();
-        let message = "nested too deeply: more than 256 levels of brackets".to_owned();
-        return Err(SyntaxError { range: TextRange::at(start, TextSize::from(1)), message });
-    }
     // Terraform allows whitespace and newlines around a standalone expression (`-var 'x=[1,\n2]\n'`); hcl-edit
     // does not, so parse the trimmed text and keep offsets relative to `text`.
     let trimmed = src.trim_start();
@@ -65,6 +60,13 @@ pub fn parse_expr(text: &str) -> Result<ast::Expr, SyntaxError> {
     let src = trimmed.trim_end();
     match hcl_edit::parser::parse_expr(src) {
         Ok(expr) => Ok(convert::Converter::new(src, base).expr(expr)),
+        // hcl-edit bounds its own recursion, so the naive bracket count (which also counts brackets inside
+        // strings) only words the error; it must never reject an expression that parses.
+        Err(_) if let Some(at) = nesting::too_deep(src, recovery::MAX_NESTING) => {
+            let start = TextSize::try_from(base + at).unwrap_or_default();
+            let message = "nested too deeply: more than 256 levels of brackets".to_owned();
+            Err(SyntaxError { range: TextRange::at(start, TextSize::from(1)), message })
+        }
         Err(err) => Err(syntax_error(src, base, &err)),
     }
 }

@@ -26,3 +26,11 @@ module "nested" {
   count  = 1
   #        ^ error[provider-in-expanded-module]: through `module.inner`
 }
+
+module "maybe" {
+  source = "./configured"
+  lifecycle {
+    enabled = false
+    #         ^^^^^ error[provider-in-expanded-module]: `enabled`
+  }
+}

@@ -50,3 +50,9 @@ resource "aws_s3_bucket" "list_key" {
   provider = aws.ok[["1"]]
   #                 ^^^^^ error[invalid-provider-instance-key]
 }
+
+provider "aws" {
+  alias    = "null_element"
+  for_each = toset(["a", null])
+  #          ^^^^^^^^^^^^^^^^^^ error[provider-for-each-invalid]: null
+}

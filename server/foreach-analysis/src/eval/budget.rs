@@ -10,6 +10,9 @@ pub struct Budget {
     pub max_collection: usize,
     /// Bytes of one string.
     pub max_string: usize,
+    /// Nesting of one value. Locals can nest values without bound (`l2 = [local.l1]`, `l3 = [local.l2]`...), and
+    /// everything that walks a value (printing, comparing, dropping) recurses on this depth.
+    pub max_value_depth: usize,
     /// Evaluation steps (expression nodes, `for` iterations, function-internal loops) for one evaluation (one
     /// local, one `for_each`). Real configurations use thousands; 5 million take about a second in a debug build.
     pub max_steps: u64,
@@ -17,7 +20,13 @@ pub struct Budget {
 
 impl Default for Budget {
     fn default() -> Budget {
-        Budget { max_depth: 512, max_collection: 1_000_000, max_string: 16 << 20, max_steps: 5_000_000 }
+        Budget {
+            max_depth: 512,
+            max_collection: 1_000_000,
+            max_string: 16 << 20,
+            max_value_depth: 256,
+            max_steps: 5_000_000,
+        }
     }
 }
 
@@ -27,6 +36,7 @@ pub enum Exceeded {
     Depth,
     Collection(usize),
     String(usize),
+    ValueDepth(usize),
     Steps,
 }
 
@@ -42,6 +52,9 @@ impl Exceeded {
                     "result would be a string of {n} bytes, more than the evaluation limit of {}",
                     budget.max_string
                 )
+            }
+            Exceeded::ValueDepth(n) => {
+                format!("the value nests {n} levels deep, more than the evaluation limit of {}", budget.max_value_depth)
             }
             Exceeded::Steps => format!("evaluation takes more than {} steps", budget.max_steps),
         }

@@ -11,7 +11,7 @@ use super::value::{Attrs, Value};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Why a conversion failed, with the path to the offending element (`["a"][0]`).
+/// Why a conversion failed, with the path to the offending element (`["a"][0]`, `.name`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConvError {
     pub path: String,
@@ -20,7 +20,12 @@ pub struct ConvError {
 
 impl fmt::Display for ConvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() { f.write_str(&self.message) } else { write!(f, "{}: {}", self.path, self.message) }
+        // Paths read like HCL traversals: `a[0]`, `["key"].b`.
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "at `{}`: {}", self.path.trim_start_matches('.'), self.message)
+        }
     }
 }
 
@@ -33,7 +38,7 @@ fn at(path: String, e: ConvError) -> ConvError {
 }
 
 fn attr_path(name: &str) -> String {
-    format!("attribute {name:?}")
+    format!(".{name}")
 }
 
 /// Converts `v` to satisfy `c`. Unknowns stay unknown; marks are kept.
@@ -115,7 +120,7 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
                 .iter()
                 .zip(ecs)
                 .enumerate()
-                .map(|(i, (item, ec))| convert(item, ec).map_err(|e| at(format!("element {i}"), e)))
+                .map(|(i, (item, ec))| convert(item, ec).map_err(|e| at(format!("[{i}]"), e)))
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Value::tuple(out))
         }
@@ -144,7 +149,7 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
 fn convert_elements(items: &[Value], ec: &Constraint, whole: &Constraint) -> Result<(Type, Vec<Value>), ConvError> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        out.push(convert(item, ec).map_err(|e| at(format!("element {i}"), e))?);
+        out.push(convert(item, ec).map_err(|e| at(format!("[{i}]"), e))?);
     }
     if *ec == Constraint::Any || constraint_has_any(ec) {
         let t = unify(out.iter().map(Value::type_of)).ok_or_else(|| {
@@ -182,10 +187,10 @@ pub fn constraint_type(c: &Constraint) -> Type {
         Constraint::List(e) => Type::List(Box::new(constraint_type(e))),
         Constraint::Set(e) => Type::Set(Box::new(constraint_type(e))),
         Constraint::Map(e) => Type::Map(Box::new(constraint_type(e))),
-        Constraint::Tuple(items) => Type::Tuple(items.iter().map(constraint_type).collect()),
-        Constraint::Object(attrs) => {
-            Type::Object(attrs.iter().map(|a| (a.name.clone(), constraint_type(&a.constraint))).collect())
-        }
+        Constraint::Tuple(items) => Type::Tuple(std::sync::Arc::new(items.iter().map(constraint_type).collect())),
+        Constraint::Object(attrs) => Type::Object(std::sync::Arc::new(
+            attrs.iter().map(|a| (a.name.clone(), constraint_type(&a.constraint))).collect(),
+        )),
     }
 }
 
@@ -252,7 +257,7 @@ fn unify_vec(types: Vec<Type>) -> Option<Type> {
                 });
                 out.push(unify_vec(column.collect())?);
             }
-            return Some(Type::Tuple(out));
+            return Some(Type::Tuple(std::sync::Arc::new(out)));
         }
         let e = unify_vec(elems)?;
         if known.iter().all(|t| matches!(t, Type::Set(_))) {
@@ -274,7 +279,7 @@ fn unify_vec(types: Vec<Type>) -> Option<Type> {
                 });
                 out.insert(k.clone(), unify_vec(column.collect())?);
             }
-            return Some(Type::Object(out));
+            return Some(Type::Object(std::sync::Arc::new(out)));
         }
         let mut elems = Vec::new();
         for t in &known {

@@ -158,7 +158,8 @@ pub fn cycle_path(scc: &[usize], deps: &[Vec<usize>]) -> Vec<usize> {
                 let mut path = vec![v];
                 let mut cur = v;
                 while cur != start {
-                    cur = prev[&cur];
+                    let Some(&p) = prev.get(&cur) else { break };
+                    cur = p;
                     path.push(cur);
                 }
                 path.reverse();
@@ -172,4 +173,125 @@ pub fn cycle_path(scc: &[usize], deps: &[Vec<usize>]) -> Vec<usize> {
         }
     }
     scc.to_vec()
+}
+
+/// Bounds the depth of the expression's value: it is at most `wrap + (depth of the values it refers to)`, and at
+/// least `fresh` deep on its own. Function calls count two levels (those that wrap their arguments add one or two:
+/// `tolist`, `chunklist`, `setproduct`), and a call can also build a fresh value up to `jsondecode`'s own limit.
+pub fn nesting_bound(expr: &Expr) -> (usize, usize) {
+    let mut calls = false;
+    let d = depth(expr, &mut calls);
+    (d, if calls { d + 130 } else { d })
+}
+
+fn depth(e: &Expr, calls: &mut bool) -> usize {
+    let children: Vec<&Expr> = match &e.kind {
+        ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Invalid | ExprKind::Variable(_) => {
+            Vec::new()
+        }
+        ExprKind::Template(t) => {
+            let mut out = Vec::new();
+            template_exprs(t, &mut out);
+            out
+        }
+        ExprKind::Tuple(items) => items.iter().collect(),
+        ExprKind::Object(items) => items
+            .iter()
+            .flat_map(|i| {
+                let k = if let ObjectKey::Expr(k) = &i.key { Some(k) } else { None };
+                k.into_iter().chain(std::iter::once(&i.value))
+            })
+            .collect(),
+        ExprKind::Traversal { base, steps } => std::iter::once(&**base)
+            .chain(steps.iter().filter_map(|s| if let TraversalOp::Index(i) = &s.op { Some(i) } else { None }))
+            .collect(),
+        ExprKind::FuncCall(c) => {
+            *calls = true;
+            // Counted twice: see `nesting_bound`.
+            return 2 + c.args.iter().map(|a| depth(a, calls)).max().unwrap_or(0);
+        }
+        ExprKind::Parenthesis(i) | ExprKind::Unary { operand: i, .. } => vec![&**i],
+        ExprKind::Conditional { cond, then_expr, else_expr } => vec![&**cond, &**then_expr, &**else_expr],
+        ExprKind::Binary { lhs, rhs, .. } => vec![&**lhs, &**rhs],
+        ExprKind::For(f) => [Some(&f.collection), f.key_expr.as_ref(), Some(&f.value_expr), f.cond.as_ref()]
+            .into_iter()
+            .flatten()
+            .collect(),
+    };
+    1 + children.into_iter().map(|c| depth(c, calls)).max().unwrap_or(0)
+}
+
+fn template_exprs<'a>(t: &'a Template, out: &mut Vec<&'a Expr>) {
+    for p in &t.parts {
+        match p {
+            TemplatePart::Literal { .. } => {}
+            TemplatePart::Interpolation(e) => out.push(e),
+            TemplatePart::If { cond, .. } => out.push(cond),
+            TemplatePart::For { collection, .. } => out.push(collection),
+        }
+    }
+}
+
+/// Whether the expression refers to `var.*` (variable values are capped at half the value-depth budget).
+pub fn mentions_var(expr: &Expr) -> bool {
+    let mut found = false;
+    mentions(expr, &mut found);
+    found
+}
+
+fn mentions(e: &Expr, found: &mut bool) {
+    if *found {
+        return;
+    }
+    if let ExprKind::Traversal { base, .. } = &e.kind
+        && let ExprKind::Variable(root) = &base.kind
+        && root.name == "var"
+    {
+        *found = true;
+        return;
+    }
+    match &e.kind {
+        ExprKind::Template(t) => {
+            let mut out = Vec::new();
+            template_exprs(t, &mut out);
+            out.into_iter().for_each(|x| mentions(x, found));
+        }
+        ExprKind::Tuple(items) => items.iter().for_each(|x| mentions(x, found)),
+        ExprKind::Object(items) => items.iter().for_each(|i| {
+            if let ObjectKey::Expr(k) = &i.key {
+                mentions(k, found);
+            }
+            mentions(&i.value, found);
+        }),
+        ExprKind::Traversal { base, steps } => {
+            mentions(base, found);
+            for s in steps {
+                if let TraversalOp::Index(i) = &s.op {
+                    mentions(i, found);
+                }
+            }
+        }
+        ExprKind::FuncCall(c) => c.args.iter().for_each(|x| mentions(x, found)),
+        ExprKind::Parenthesis(i) | ExprKind::Unary { operand: i, .. } => mentions(i, found),
+        ExprKind::Conditional { cond, then_expr, else_expr } => {
+            mentions(cond, found);
+            mentions(then_expr, found);
+            mentions(else_expr, found);
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            mentions(lhs, found);
+            mentions(rhs, found);
+        }
+        ExprKind::For(f) => {
+            mentions(&f.collection, found);
+            if let Some(k) = &f.key_expr {
+                mentions(k, found);
+            }
+            mentions(&f.value_expr, found);
+            if let Some(c) = &f.cond {
+                mentions(c, found);
+            }
+        }
+        _ => {}
+    }
 }

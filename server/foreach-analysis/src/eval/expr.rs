@@ -46,14 +46,18 @@ pub struct Evaluator<'a> {
     pub maybe_unknown: bool,
     /// Inside `templatefile`/`templatestring`, which may not call themselves again.
     pub(crate) in_template: bool,
+    /// False for constant expressions (variable defaults, `.tfvars` values), where OpenTofu allows no calls.
+    pub(crate) allow_functions: bool,
 }
 
-/// Evaluates a constant expression (a `.tfvars` value, a `-var` value, a variable default): no references
-/// except that functions are allowed, as OpenTofu allows in those places.
+/// Evaluates a constant expression (a `.tfvars` value, a `-var` value, a variable default, an `optional`
+/// default): literals, operators, templates and `for` expressions, but no references and no function calls, as
+/// in OpenTofu ("Functions may not be called here").
 pub fn eval_literal_expr(file: FileId, expr: &Expr) -> Result<Value, Vec<Diagnostic>> {
     let scope = super::scope::EmptyScope;
     let ctx = EvalContext::default();
     let mut ev = Evaluator::new(&scope, file, &ctx, Budget::default());
+    ev.allow_functions = false;
     let v = ev.eval(expr);
     if !ev.diagnostics.is_empty() {
         return Err(ev.diagnostics);
@@ -82,6 +86,7 @@ impl<'a> Evaluator<'a> {
             steps: 0,
             maybe_unknown,
             in_template: false,
+            allow_functions: true,
         }
     }
 

@@ -228,7 +228,7 @@ fn type_into(t: &Type, indent: usize, out: &mut String) {
         }
         Type::Tuple(items) => {
             out.push_str("tuple([");
-            for item in items {
+            for item in items.iter() {
                 out.push('\n');
                 out.push_str(&pad(indent + 1));
                 type_into(item, indent + 1, out);
@@ -242,7 +242,7 @@ fn type_into(t: &Type, indent: usize, out: &mut String) {
         }
         Type::Object(attrs) => {
             out.push_str("object({");
-            for (k, item) in attrs {
+            for (k, item) in attrs.iter() {
                 out.push('\n');
                 out.push_str(&pad(indent + 1));
                 out.push_str(k);

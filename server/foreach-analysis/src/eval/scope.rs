@@ -150,6 +150,11 @@ pub struct ModuleScope {
     /// Whether each memoised local is wholly known, computed on first reference, so references to a big known
     /// value do not rescan it for unknowns to annotate.
     local_known: RefCell<Vec<Option<bool>>>,
+    /// An upper bound of each evaluated local's value depth (exact where it was measured). Values are measured
+    /// only when the bound passes the budget, so chains of locals cannot build values too deep to walk.
+    local_depth: RefCell<Vec<usize>>,
+    /// The deepest variable value evaluated so far (every variable a local uses is evaluated before the local).
+    max_var_depth: std::cell::Cell<usize>,
     in_progress: RefCell<Vec<bool>>,
     diagnostics: RefCell<Vec<Diagnostic>>,
 }
@@ -187,6 +192,8 @@ impl ModuleScope {
             var_values: RefCell::new(vec![None; inputs.variables.len()]),
             local_values: RefCell::new(vec![None; n]),
             local_known: RefCell::new(vec![None; n]),
+            local_depth: RefCell::new(vec![1; n]),
+            max_var_depth: std::cell::Cell::new(0),
             in_progress: RefCell::new(vec![false; n]),
             diagnostics: RefCell::new(Vec::new()),
             inputs,
@@ -277,8 +284,9 @@ impl ModuleScope {
             let decl = &self.inputs.locals[node];
             let ctx = EvalContext { origin: self.label(format!("local.{}", decl.name)), ..EvalContext::default() };
             let mut ev = Evaluator::new(self, decl.file, &ctx, self.inputs.budget);
-            let v = ev.eval(&decl.expr);
+            let mut v = ev.eval(&decl.expr);
             self.diagnostics.borrow_mut().extend(ev.diagnostics);
+            v = self.bound_depth(node, v);
             if !ev.maybe_unknown {
                 self.local_known.borrow_mut()[node] = Some(true);
             }
@@ -296,11 +304,43 @@ impl ModuleScope {
         })
     }
 
+    /// Records the depth bound of a freshly evaluated local, measuring (and refusing) values that are too deep.
+    fn bound_depth(&self, node: usize, v: Value) -> Value {
+        let decl = &self.inputs.locals[node];
+        let from_deps = self.local_deps[node].iter().map(|&d| self.local_depth.borrow()[d]).max().unwrap_or(0);
+        let from_vars = if super::deps::mentions_var(&decl.expr) { self.max_var_depth.get() } else { 0 };
+        let (wrap, fresh) = super::deps::nesting_bound(&decl.expr);
+        let mut bound = (wrap + from_deps.max(from_vars)).max(fresh);
+        let limit = self.inputs.budget.max_value_depth;
+        if bound > limit {
+            bound = v.depth();
+            if bound > limit {
+                let what = super::budget::Exceeded::ValueDepth(bound);
+                let message = format!("`local.{}`: {}", decl.name, what.message(&self.inputs.budget));
+                self.report(Diagnostic::new(Code::EvaluationLimit, decl.range, message.clone()));
+                self.local_depth.borrow_mut()[node] = 1;
+                return Value::unknown(UnknownCause::Limit { message, location: decl.range });
+            }
+        }
+        self.local_depth.borrow_mut()[node] = bound;
+        v
+    }
+
     fn ensure_variable(&self, idx: usize) -> Value {
         if let Some(v) = &self.var_values.borrow()[idx] {
             return v.clone();
         }
-        let v = self.compute_variable(idx);
+        let mut v = self.compute_variable(idx);
+        // Variables are measured once: values passed between modules can nest without bound.
+        let depth = v.depth();
+        self.max_var_depth.set(self.max_var_depth.get().max(depth));
+        if depth > self.inputs.budget.max_value_depth / 2 {
+            let decl = &self.inputs.variables[idx];
+            let what = super::budget::Exceeded::ValueDepth(depth);
+            let message = format!("`var.{}`: {}", decl.name, what.message(&self.inputs.budget));
+            self.report(Diagnostic::new(Code::EvaluationLimit, decl.decl, message.clone()));
+            v = Value::unknown(UnknownCause::Limit { message, location: decl.decl });
+        }
         self.var_values.borrow_mut()[idx] = Some(v.clone());
         v
     }
@@ -376,6 +416,7 @@ impl ModuleScope {
                 Some(v) => v,
                 None => Value::unknown(UnknownCause::VariableWithoutValue {
                     name: decl.name.clone(),
+                    module: self.inputs.module_label.clone(),
                     declaration: decl.decl,
                 }),
             },

@@ -8,6 +8,7 @@ use super::value::Value;
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Expr, ExprKind, ObjectKey};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Type {
@@ -19,8 +20,9 @@ pub enum Type {
     List(Box<Type>),
     Set(Box<Type>),
     Map(Box<Type>),
-    Tuple(Vec<Type>),
-    Object(BTreeMap<String, Type>),
+    /// Behind an `Arc` (like `Object`) so that `Type`, and with it `Value`, stays small and cheap to clone.
+    Tuple(Arc<Vec<Type>>),
+    Object(Arc<BTreeMap<String, Type>>),
 }
 
 impl Type {

@@ -65,8 +65,9 @@ pub enum UnknownCause {
     ImpureFunction { name: String, location: FileRange },
     /// `provider::NAME::FN(...)`: provider functions are not available to static evaluation.
     ProviderFunction { name: String, location: FileRange },
-    /// A root module variable with neither a supplied value nor a default.
-    VariableWithoutValue { name: String, declaration: FileRange },
+    /// A variable with neither a supplied value nor a default. `name` is the variable's name; `module` the label
+    /// of its module (`""` for the root, `module.common` for a child), so it displays as `module.common:var.x`.
+    VariableWithoutValue { name: String, module: String, declaration: FileRange },
     /// Evaluation failed; a diagnostic with the details was reported at `location`.
     Error { message: String, location: FileRange },
     /// A budget (depth, size, steps) was exceeded.
@@ -113,7 +114,13 @@ impl UnknownReason {
             UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
                 format!("{name}()")
             }
-            UnknownCause::VariableWithoutValue { name, .. } => format!("var.{name}"),
+            UnknownCause::VariableWithoutValue { name, module, .. } => {
+                if module.is_empty() {
+                    format!("var.{name}")
+                } else {
+                    format!("{module}:var.{name}")
+                }
+            }
             UnknownCause::Error { .. } => "an evaluation error".into(),
             UnknownCause::Limit { .. } => "an evaluation limit".into(),
             UnknownCause::Invalid { .. } => "an invalid expression".into(),
@@ -135,8 +142,8 @@ impl UnknownReason {
             UnknownCause::ProviderFunction { name, .. } => {
                 format!("provider function `{name}` cannot be called in static context")
             }
-            UnknownCause::VariableWithoutValue { name, .. } => {
-                format!("`var.{name}` has no value: set it in a .tfvars file or with --var")
+            UnknownCause::VariableWithoutValue { .. } => {
+                format!("`{}` has no value: set it in a .tfvars file or with --var", self.root_name())
             }
             UnknownCause::Error { message, .. } | UnknownCause::Limit { message, .. } => message.clone(),
             UnknownCause::Invalid { .. } => "the expression is not valid".into(),
@@ -162,8 +169,9 @@ impl UnknownReason {
 
     pub fn with_hop(&self, hop: Hop) -> Arc<UnknownReason> {
         let mut r = self.clone();
-        // A variable without value already names itself as the root; do not repeat it.
-        if !(r.hops.is_empty() && r.root_name() == hop.name) {
+        // A variable without value already names itself as the root; do not repeat it as a hop.
+        let same_as_root = r.hops.is_empty() && r.root_name() == hop.name;
+        if !same_as_root {
             r.hops.push(hop);
         }
         Arc::new(r)
@@ -225,8 +233,10 @@ impl Value {
             Value::List(e, _) => Type::List(Box::new(e.clone())),
             Value::Set(e, _) => Type::Set(Box::new(e.clone())),
             Value::Map(e, _) => Type::Map(Box::new(e.clone())),
-            Value::Tuple(items) => Type::Tuple(items.iter().map(Value::type_of).collect()),
-            Value::Object(attrs) => Type::Object(attrs.iter().map(|(k, v)| (k.to_string(), v.type_of())).collect()),
+            Value::Tuple(items) => Type::Tuple(Arc::new(items.iter().map(Value::type_of).collect())),
+            Value::Object(attrs) => {
+                Type::Object(Arc::new(attrs.iter().map(|(k, v)| (k.to_string(), v.type_of())).collect()))
+            }
             Value::Sensitive(v) => v.type_of(),
         }
     }
@@ -325,6 +335,24 @@ impl Value {
             Value::Map(_, attrs) | Value::Object(attrs) => attrs.values().find_map(Value::first_unknown),
             _ => None,
         }
+    }
+
+    /// How deeply the value nests (a primitive is 1), found without recursion.
+    pub fn depth(&self) -> usize {
+        let mut max = 0;
+        let mut stack: Vec<(&Value, usize)> = vec![(self, 1)];
+        while let Some((v, d)) = stack.pop() {
+            max = max.max(d);
+            match v {
+                Value::Sensitive(inner) => stack.push((inner, d)),
+                Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
+                    stack.extend(items.iter().map(|x| (x, d + 1)));
+                }
+                Value::Map(_, attrs) | Value::Object(attrs) => stack.extend(attrs.values().map(|x| (x, d + 1))),
+                _ => {}
+            }
+        }
+        max
     }
 
     pub fn is_wholly_known(&self) -> bool {

@@ -7,7 +7,7 @@ use crate::base::{FileId, FileRange};
 use crate::checks::workspace_diagnostics;
 use crate::db::{Db, Workspace, parse};
 use crate::diagnostics::{Diagnostic, TextEdit};
-use crate::suppress::IGNORE_MARKER;
+use crate::suppress::MARKER;
 
 use super::cursor::block_at;
 use super::source_file;
@@ -70,7 +70,7 @@ fn ignore_for_block(db: &dyn Db, ws: Workspace, d: &Diagnostic) -> Option<Assist
         title: format!("Ignore `{code}` for this block"),
         edits: vec![TextEdit {
             location: FileRange::new(d.location.file, at),
-            new_text: format!("{indent}{IGNORE_MARKER} {code}\n"),
+            new_text: format!("{indent}# {MARKER} {code}\n"),
         }],
         diagnostic: d.clone(),
         preferred: false,

@@ -155,7 +155,7 @@ fn csvdecode(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         let attrs: Attrs = header.iter().cloned().zip(row.into_iter().map(Value::string)).collect();
         out.push(Value::object(attrs));
     }
-    let t = Type::Object(header.iter().map(|h| (h.clone(), Type::String)).collect());
+    let t = Type::Object(std::sync::Arc::new(header.iter().map(|h| (h.clone(), Type::String)).collect()));
     Ok(Value::list(t, out))
 }
 

@@ -193,6 +193,13 @@ pub fn names() -> Vec<&'static str> {
 }
 
 pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) -> Value {
+    if !ev.allow_functions {
+        return ev.error(
+            Code::EvaluationError,
+            range,
+            "functions may not be called here: a constant value is required",
+        );
+    }
     let ns: Vec<&str> = call.name.namespace.iter().map(|i| i.name.as_str()).collect();
     let name = call.name.name.name.as_str();
     let name_range = call.name.name.range;

@@ -83,7 +83,7 @@ fn product(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
             _ => unify(v.as_seq().unwrap_or(&[]).iter().map(Value::type_of)).unwrap_or(Type::Dynamic),
         })
         .collect();
-    let row_type = Type::Tuple(elem_types);
+    let row_type = Type::Tuple(std::sync::Arc::new(elem_types));
     let rows: Vec<Value> = rows.into_iter().map(Value::tuple).collect();
     Ok(if all_sets { Value::set(row_type, rows) } else { Value::list(row_type, rows) })
 }

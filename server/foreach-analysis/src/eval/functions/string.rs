@@ -144,9 +144,9 @@ fn regex_result_type(re: &regex::Regex) -> Type {
     if names.is_empty() {
         Type::String
     } else if names.iter().any(Option::is_some) {
-        Type::Object(names.iter().flatten().map(|n| ((*n).to_string(), Type::String)).collect())
+        Type::Object(std::sync::Arc::new(names.iter().flatten().map(|n| ((*n).to_string(), Type::String)).collect()))
     } else {
-        Type::Tuple(vec![Type::String; names.len()])
+        Type::Tuple(std::sync::Arc::new(vec![Type::String; names.len()]))
     }
 }
 
