@@ -8,7 +8,7 @@ use std::sync::Arc;
 use foreach_syntax::TextRange;
 
 use crate::base::FileRange;
-use crate::db::{Db, Workspace, file_summary, module, parse};
+use crate::db::{Db, ModuleDir, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::module_eval::tree_values;
 use crate::providers::checks::module_provider_checks;
@@ -23,40 +23,7 @@ use crate::vars::root_assignments;
 pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
     let mut out = Vec::new();
     for dir in ws.dirs(db).iter() {
-        for file in dir.files(db).iter() {
-            let id = file.id(db);
-            if let Some(err) = file.load_error(db) {
-                out.push(Diagnostic::new(Code::UnreadableFile, FileRange::new(id, TextRange::default()), err.clone()));
-                continue;
-            }
-            let errors = if file.kind(db).is_config() {
-                file_summary(db, *file).syntax_errors.clone()
-            } else {
-                parse(db, *file).errors.clone()
-            };
-            for e in errors {
-                out.push(Diagnostic::new(Code::SyntaxError, FileRange::new(id, e.range), e.message));
-            }
-        }
-        if dir.files(db).iter().any(|f| f.kind(db).is_config()) {
-            let m = module(db, *dir);
-            out.extend(m.diagnostics.iter().cloned());
-            out.extend(undefined_references(&m));
-            out.extend(module_provider_checks(&m));
-            for (shadowed, winner) in &m.shadowed {
-                let winner_name = dir
-                    .files(db)
-                    .iter()
-                    .find(|f| f.id(db) == *winner)
-                    .map(|f| f.file_name(db).to_string())
-                    .unwrap_or_default();
-                out.push(Diagnostic::new(
-                    Code::ShadowedByTofuFile,
-                    FileRange::new(*shadowed, TextRange::default()),
-                    format!("OpenTofu ignores this file because `{winner_name}` exists next to it"),
-                ));
-            }
-        }
+        out.extend(module_diagnostics(db, *dir).iter().cloned());
     }
     let tree = module_tree(db, ws);
     out.extend(tree.diagnostics.iter().cloned());
@@ -76,6 +43,48 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
         .collect();
     apply_suppressions(&mut out, &suppressions);
     sort_and_dedup(&mut out);
+    Arc::new(out)
+}
+
+/// The diagnostics of one directory on its own: syntax and read errors of its files, merging, undefined
+/// references, shadowed files. Keyed by directory, so an edit re-runs this only for the edited module.
+#[salsa::tracked(returns(clone))]
+pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    for file in dir.files(db).iter() {
+        let id = file.id(db);
+        if let Some(err) = file.load_error(db) {
+            out.push(Diagnostic::new(Code::UnreadableFile, FileRange::new(id, TextRange::default()), err.clone()));
+            continue;
+        }
+        let errors = if file.kind(db).is_config() {
+            file_summary(db, *file).syntax_errors.clone()
+        } else {
+            parse(db, *file).errors.clone()
+        };
+        for e in errors {
+            out.push(Diagnostic::new(Code::SyntaxError, FileRange::new(id, e.range), e.message));
+        }
+    }
+    if dir.files(db).iter().any(|f| f.kind(db).is_config()) {
+        let m = module(db, dir);
+        out.extend(m.diagnostics.iter().cloned());
+        out.extend(undefined_references(&m));
+        out.extend(module_provider_checks(&m));
+        for (shadowed, winner) in &m.shadowed {
+            let winner_name = dir
+                .files(db)
+                .iter()
+                .find(|f| f.id(db) == *winner)
+                .map(|f| f.file_name(db).to_string())
+                .unwrap_or_default();
+            out.push(Diagnostic::new(
+                Code::ShadowedByTofuFile,
+                FileRange::new(*shadowed, TextRange::default()),
+                format!("OpenTofu ignores this file because `{winner_name}` exists next to it"),
+            ));
+        }
+    }
     Arc::new(out)
 }
 

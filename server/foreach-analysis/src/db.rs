@@ -31,6 +31,11 @@ pub struct RootDatabase {
 }
 
 impl RootDatabase {
+    /// A database that reports every salsa event to `callback` (tests count query executions with it).
+    pub fn with_event_callback(callback: Box<dyn Fn(salsa::Event) + Send + Sync + 'static>) -> RootDatabase {
+        RootDatabase { storage: salsa::Storage::new(Some(callback)), file_reader: None }
+    }
+
     pub fn set_file_reader(&mut self, reader: Option<Arc<dyn FileReader>>) {
         self.file_reader = reader;
     }

@@ -64,7 +64,11 @@ impl Default for AnalysisHost {
 
 impl AnalysisHost {
     pub fn new() -> AnalysisHost {
-        let db = RootDatabase::default();
+        AnalysisHost::with_database(RootDatabase::default())
+    }
+
+    /// A host over a given (empty) database, e.g. one made with [`RootDatabase::with_event_callback`].
+    pub fn with_database(db: RootDatabase) -> AnalysisHost {
         let ws = Workspace::new(
             &db,
             Arc::from([]),
@@ -241,6 +245,22 @@ impl AnalysisHost {
             }
         };
         Some(Evaluation { value, diagnostics })
+    }
+
+    /// A snapshot for answering questions on another thread. The next `apply_change` cancels it: its queries
+    /// then return `Err(Cancelled)`, so a snapshot must never be held while applying a change on the same thread.
+    pub fn analysis(&self) -> crate::ide::Analysis {
+        crate::ide::Analysis::new(self.db.clone(), self.ws)
+    }
+
+    /// The id of the loaded file at this absolute path.
+    pub fn file_id(&self, path: &str) -> Option<FileId> {
+        self.files.get(path).map(|f| f.id(&self.db))
+    }
+
+    /// Whether `path` is a loaded file.
+    pub fn has_file(&self, path: &str) -> bool {
+        self.files.contains_key(path)
     }
 
     pub fn db(&self) -> &RootDatabase {

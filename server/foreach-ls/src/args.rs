@@ -124,6 +124,8 @@ where
     let matches = Cli::command().try_get_matches_from(args)?;
     let cli = Cli::from_arg_matches(&matches)?;
     let ordered_vars = match matches.subcommand() {
+        // `serve` has no `--var` arguments (clap's debug build panics when asked for an undefined one).
+        Some(("serve", _)) => Vec::new(),
         Some((_, sub)) => ordered_vars(sub),
         None => Vec::new(),
     };

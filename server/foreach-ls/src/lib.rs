@@ -11,8 +11,6 @@ pub mod inspect;
 pub mod render;
 pub mod report;
 
-use std::io::Write;
-
 use exit::ExitStatus;
 
 /// Entry point of the binary; returns the process exit code.
@@ -37,12 +35,9 @@ where
         args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
         args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
-        args::Command::Serve => {
-            let _ = writeln!(
-                std::io::stderr(),
-                "foreach-ls: the language server is not available in this build yet; use `foreach-ls check`"
-            );
-            ExitStatus::Usage
-        }
+        args::Command::Serve => match foreach_lsp::serve_stdio() {
+            0 => ExitStatus::Clean,
+            _ => ExitStatus::Usage,
+        },
     }
 }

@@ -1,0 +1,146 @@
+"""End-to-end tests of `foreach-ls serve`, driven by pytest-lsp (a client we did not write).
+
+The server binary comes from the FOREACH_LS environment variable (the Rust test `e2e_pytest` builds it and sets
+it). Each test runs against the capabilities of a real editor: Neovim and VS Code.
+"""
+
+import os
+import pathlib
+import shutil
+import tempfile
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+SERVER = os.environ.get("FOREACH_LS", "foreach-ls")
+
+MAIN = """variable "region" {
+  default = "eu-west-1"
+}
+
+locals {
+  name = "logs-${var.region}"
+  bad  = local.nope
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def workspace():
+    d = pathlib.Path(tempfile.mkdtemp(prefix="foreach-ls-e2e-")).resolve()
+    (d / "main.tf").write_text(MAIN)
+    (d / "terragrunt.hcl").write_text("this { is not = opentofu\n")
+    yield d
+    shutil.rmtree(d)
+
+
+@pytest_lsp.fixture(
+    params=["neovim", "visual-studio-code"],
+    config=ClientServerConfig(server_command=[SERVER, "serve"]),
+)
+async def client(request, lsp_client: LanguageClient, workspace):
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params):
+        # VS Code's capabilities allow dynamic registration: the server registers its file watchers.
+        assert params.registrations[0].method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        return None
+
+    params = types.InitializeParams(
+        capabilities=client_capabilities(request.param),
+        root_uri=workspace.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
+    )
+    result = await lsp_client.initialize_session(params)
+    assert result.server_info.name == "foreach-ls"
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def diagnostics_for(client: LanguageClient, uri: str, pred):
+    for _ in range(200):
+        if uri in client.diagnostics and pred(client.diagnostics[uri]):
+            return client.diagnostics[uri]
+        await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    raise AssertionError(f"no matching diagnostics for {uri}: {client.diagnostics.get(uri)}")
+
+
+async def test_open_diagnose_edit_hover_complete(client: LanguageClient, workspace):
+    uri = (workspace / "main.tf").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="terraform", version=1, text=MAIN)
+        )
+    )
+    diags = await diagnostics_for(client, uri, lambda d: len(d) > 0)
+    assert [d.code for d in diags] == ["undefined-reference"]
+    assert diags[0].range.start == types.Position(line=6, character=9)
+
+    # Fix it with an incremental edit: `local.nope` -> `local.name`.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=6, character=15), end=types.Position(line=6, character=19)
+                    ),
+                    text="name",
+                )
+            ],
+        )
+    )
+    await diagnostics_for(client, uri, lambda d: len(d) == 0)
+
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=6, character=17)
+        )
+    )
+    assert '"logs-eu-west-1"' in hover.contents.value
+
+    # Type `each.` on a new line and complete.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=6, character=19), end=types.Position(line=6, character=19)
+                    ),
+                    text="\n  k    = each.",
+                )
+            ],
+        )
+    )
+    items = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=7, character=14)
+        )
+    )
+    labels = [i.label for i in (items.items if hasattr(items, "items") else items)]
+    assert labels == ["key", "value"]
+
+    definition = await client.text_document_definition_async(
+        types.DefinitionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=5, character=20)
+        )
+    )
+    assert definition[0].range.start == types.Position(line=0, character=9)
+
+
+async def test_other_hcl_files_are_left_alone(client: LanguageClient, workspace):
+    uri = (workspace / "terragrunt.hcl").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="terraform", version=1, text="this { is not = opentofu\n"
+            )
+        )
+    )
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert symbols is None
+    assert not client.diagnostics.get(uri)

@@ -1,0 +1,163 @@
+//! Completion after `each.`, `var.` and `local.`.
+//!
+//! The trigger is read from the text before the cursor, not from the tree: while the user types, `each.` alone is
+//! a syntax error and the tree has no expression there.
+
+use foreach_syntax::{TextRange, TextSize};
+
+use crate::db::{Db, Workspace, module};
+use crate::providers::config::known_addresses;
+
+use super::{FilePosition, dir_of, source_file};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompletionKind {
+    Field,
+    Variable,
+    Provider,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompletionItem {
+    pub label: String,
+    pub kind: CompletionKind,
+    pub detail: Option<String>,
+    /// The text the item replaces (the part of the name already typed).
+    pub replace: TextRange,
+    pub insert_text: String,
+    /// `insert_text` is a snippet (`$1` placeholders).
+    pub is_snippet: bool,
+}
+
+pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<CompletionItem> {
+    let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
+    let text = file.text(db);
+    let offset = usize::from(pos.offset).min(text.len());
+    if !text.is_char_boundary(offset) {
+        return Vec::new();
+    }
+    let before = &text[..offset];
+    let typed_len = before.bytes().rev().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
+    let prefix_end = offset - typed_len;
+    let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    if let Some(items) = provider_configurations(db, ws, file, line, pos.offset) {
+        return items;
+    }
+    let Some(head) = before[..prefix_end].strip_suffix('.') else { return Vec::new() };
+    let root_len = head.bytes().rev().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
+    let root = &head[head.len() - root_len..];
+    // `x.each.` is an attribute named `each`, not the `each` object.
+    if head[..head.len() - root_len].ends_with('.') {
+        return Vec::new();
+    }
+    let replace = TextRange::new(TextSize::from(prefix_end as u32), TextSize::from(offset as u32));
+    let item = |label: &str, kind, detail: Option<String>| CompletionItem {
+        label: label.to_string(),
+        kind,
+        detail,
+        replace,
+        insert_text: label.to_string(),
+        is_snippet: false,
+    };
+    match root {
+        "each" => vec![
+            item("key", CompletionKind::Field, Some("the key of this instance".into())),
+            item("value", CompletionKind::Field, Some("the value of this instance".into())),
+        ],
+        "var" | "local" => {
+            let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
+            let m = module(db, dir);
+            if root == "var" {
+                m.variables.iter().map(|v| item(&v.name, CompletionKind::Variable, Some("variable".into()))).collect()
+            } else {
+                m.locals.iter().map(|l| item(&l.name, CompletionKind::Variable, Some("local value".into()))).collect()
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// After `provider = `: the provider configurations of the module, with a `[…]` snippet for those with
+/// `for_each`.
+fn provider_configurations(
+    db: &dyn Db,
+    ws: Workspace,
+    file: crate::db::SourceFile,
+    line: &str,
+    offset: TextSize,
+) -> Option<Vec<CompletionItem>> {
+    let rest = line.trim_start().strip_prefix("provider")?.trim_start().strip_prefix('=')?.trim_start();
+    if !rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || b == b'.') {
+        return None;
+    }
+    let replace = TextRange::new(offset - TextSize::from(rest.len() as u32), offset);
+    let dir = dir_of(db, ws, file)?;
+    let m = module(db, dir);
+    let mut items: Vec<CompletionItem> = known_addresses(&m)
+        .into_iter()
+        .map(|address| {
+            let (name, alias) = address.split_once('.').map_or((address.as_str(), None), |(n, a)| (n, Some(a)));
+            let for_each = m
+                .providers
+                .iter()
+                .any(|p| p.name == name && p.alias_name().as_deref() == alias && p.for_each.is_some());
+            CompletionItem {
+                label: address.clone(),
+                kind: CompletionKind::Provider,
+                detail: Some(
+                    if for_each { "provider configuration with for_each" } else { "provider configuration" }.into(),
+                ),
+                replace,
+                insert_text: if for_each { format!("{address}[${{1:each.key}}]") } else { address.clone() },
+                is_snippet: for_each,
+            }
+        })
+        .collect();
+    items.sort_by(|a, b| a.label.cmp(&b.label));
+    Some(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_fixture::Fixture;
+
+    fn labels(text: &str) -> Vec<String> {
+        let f = Fixture::parse(text);
+        f.host.analysis().completions(f.position()).unwrap().into_iter().map(|c| c.label).collect()
+    }
+
+    #[test]
+    fn each() {
+        assert_eq!(labels("provider \"aws\" {\n  for_each = {}\n  region = each.$0\n}\n"), ["key", "value"]);
+        assert_eq!(labels("provider \"aws\" {\n  region = each.va$0\n}\n"), ["key", "value"]);
+    }
+
+    #[test]
+    fn variables_and_locals() {
+        let text = "variable \"a\" {}\nvariable \"b\" {}\nlocals {\n  l = 1\n  m = var.$0\n}\n";
+        assert_eq!(labels(text), ["a", "b"]);
+        // `m = local.` does not parse yet, so only `l` is declared while typing.
+        assert_eq!(labels("locals {\n  l = 1\n  m = local.$0\n}\n"), ["l"]);
+    }
+
+    #[test]
+    fn provider_configurations_after_provider_equals() {
+        let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\"])\n  region   = each.key\n}\nprovider \"aws\" {\n  region = \"x\"\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.b$0\n}\n";
+        let f = Fixture::parse(text);
+        let items = f.host.analysis().completions(f.position()).unwrap();
+        let got: Vec<(String, String)> = items.into_iter().map(|i| (i.label, i.insert_text)).collect();
+        assert_eq!(
+            got,
+            [
+                ("aws".to_string(), "aws".to_string()),
+                ("aws.by_region".to_string(), "aws.by_region[${1:each.key}]".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn not_after_an_attribute_named_each() {
+        assert!(labels("locals {\n  m = x.each.$0\n}\n").is_empty());
+        assert!(labels("locals {\n  m = 1$0\n}\n").is_empty());
+    }
+}

@@ -1,0 +1,67 @@
+//! Tests that an edit re-runs only what depends on it: salsa events count the query executions.
+
+use std::sync::{Arc, Mutex};
+
+use crate::db::RootDatabase;
+use crate::host::{AnalysisHost, Change};
+
+fn host_with_log() -> (AnalysisHost, Arc<Mutex<Vec<String>>>) {
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = Arc::clone(&log);
+    let db = RootDatabase::with_event_callback(Box::new(move |event| {
+        if let salsa::EventKind::WillExecute { database_key } = event.kind {
+            sink.lock().unwrap().push(format!("{database_key:?}"));
+        }
+    }));
+    (AnalysisHost::with_database(db), log)
+}
+
+fn count(log: &[String], query: &str) -> usize {
+    log.iter().filter(|e| e.starts_with(&format!("{query}("))).count()
+}
+
+fn module_text(bucket: &str) -> String {
+    format!(
+        "variable \"region\" {{\n  default = \"eu-west-1\"\n}}\nlocals {{\n  name = \"x-${{var.region}}\"\n}}\nresource \"aws_s3_bucket\" \"b\" {{\n  bucket = \"{bucket}\"\n  tags   = {{ name = local.name }}\n}}\n"
+    )
+}
+
+#[test]
+fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
+    let (mut host, log) = host_with_log();
+    let mut files: Vec<(String, Result<Arc<str>, String>)> = Vec::new();
+    for m in ["a", "b", "c"] {
+        files.push((format!("/ws/{m}/main.tf"), Ok(Arc::from(module_text("one")))));
+        files.push((format!("/ws/{m}/other.tf"), Ok(Arc::from("output \"o\" {\n  value = 1\n}\n"))));
+    }
+    host.apply_change(Change { files, roots: Some(vec!["/ws".into()]), ..Change::default() });
+    let before = host.analysis().diagnostics().unwrap();
+    assert!(count(&log.lock().unwrap(), "file_summary") == 6);
+    log.lock().unwrap().clear();
+
+    host.apply_change(Change {
+        files: vec![("/ws/b/main.tf".into(), Ok(Arc::from(module_text("two"))))],
+        ..Change::default()
+    });
+    let after = host.analysis().diagnostics().unwrap();
+    assert_eq!(before, after);
+    // The summary of the edited file is unchanged (a literal in a resource body), so salsa stops there: nothing
+    // downstream of it re-runs, and no other file is summarised or parsed again.
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(count(&seen, "file_summary"), 1, "{seen:#?}");
+    assert_eq!(count(&seen, "parse"), 0, "{seen:#?}");
+    assert_eq!(count(&seen, "module"), 0, "{seen:#?}");
+    assert_eq!(count(&seen, "tree_values"), 0, "{seen:#?}");
+    log.lock().unwrap().clear();
+
+    // An edit that changes what the resource refers to: only module `b` is rebuilt. FIXME: workspace-wide queries
+    // (the module tree's static evaluation, provider checks) then re-run once, because they read every module.
+    let edited = module_text("one").replace("tags   = { name = local.name }", "tags   = { name = var.region }");
+    host.apply_change(Change { files: vec![("/ws/b/main.tf".into(), Ok(Arc::from(edited)))], ..Change::default() });
+    host.analysis().diagnostics().unwrap();
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(count(&seen, "file_summary"), 1, "{seen:#?}");
+    assert_eq!(count(&seen, "module"), 1, "{seen:#?}");
+    assert_eq!(count(&seen, "module_diagnostics"), 1, "{seen:#?}");
+    assert_eq!(count(&seen, "parse"), 0, "{seen:#?}");
+}

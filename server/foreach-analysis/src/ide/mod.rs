@@ -1,0 +1,155 @@
+//! IDE features as analysis functions: hover, completion, go to definition, document symbols, code actions.
+//!
+//! Everything here answers in editor terms (file ids, byte offsets, `TextRange`, Markdown strings) so that the
+//! language server only converts positions and types. No LSP types, no IO. Every entry point runs inside
+//! [`salsa::Cancelled::catch`]: when the host applies a change while a question is being answered, the answer is
+//! abandoned and the caller gets `Err(Cancelled)`.
+
+mod code_actions;
+mod completion;
+mod cursor;
+mod goto;
+mod hover;
+#[cfg(test)]
+mod incremental;
+mod inlay_hints;
+mod provider_info;
+mod references;
+mod symbols;
+#[cfg(test)]
+mod test_fixture;
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+
+use foreach_syntax::{LineIndex, TextRange, TextSize};
+
+use crate::base::FileId;
+use crate::checks::workspace_diagnostics;
+use crate::db::{Db, ModuleDir, RootDatabase, SourceFile, Workspace, dir_index, file_index};
+use crate::diagnostics::Diagnostic;
+use crate::paths::parent;
+
+pub use code_actions::Assist;
+pub use completion::{CompletionItem, CompletionKind};
+pub use goto::NavigationTarget;
+pub use hover::HoverResult;
+pub use inlay_hints::InlayHint;
+pub use symbols::{Symbol, SymbolKind};
+
+/// The result of a question asked of a snapshot that a newer change may cancel.
+pub type Cancellable<T> = Result<T, salsa::Cancelled>;
+
+/// A cursor: a byte offset in a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FilePosition {
+    pub file: FileId,
+    pub offset: TextSize,
+}
+
+/// A read-only snapshot of the analysis, cheap to clone and safe to use on another thread.
+#[derive(Clone)]
+pub struct Analysis {
+    db: RootDatabase,
+    ws: Workspace,
+}
+
+impl Analysis {
+    pub(crate) fn new(db: RootDatabase, ws: Workspace) -> Analysis {
+        Analysis { db, ws }
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&RootDatabase, Workspace) -> T) -> Cancellable<T> {
+        let ws = self.ws;
+        salsa::Cancelled::catch(AssertUnwindSafe(|| f(&self.db, ws)))
+    }
+
+    /// Every diagnostic of the workspace (the same list `check` prints), sorted by file and position.
+    pub fn diagnostics(&self) -> Cancellable<Arc<Vec<Diagnostic>>> {
+        self.with(|db, ws| workspace_diagnostics(db, ws))
+    }
+
+    /// The diagnostics of one file.
+    pub fn file_diagnostics(&self, file: FileId) -> Cancellable<Vec<Diagnostic>> {
+        self.with(|db, ws| workspace_diagnostics(db, ws).iter().filter(|d| d.location.file == file).cloned().collect())
+    }
+
+    /// Every loaded file: id and absolute path.
+    pub fn files(&self) -> Cancellable<Vec<(FileId, String)>> {
+        self.with(|db, ws| file_index(db, ws).iter().map(|(id, f)| (*id, f.path(db).clone())).collect())
+    }
+
+    /// The id of the loaded file at this absolute path.
+    pub fn file_id(&self, path: &str) -> Cancellable<Option<FileId>> {
+        self.with(|db, ws| path_index(db, ws).get(path).copied())
+    }
+
+    pub fn file_path(&self, file: FileId) -> Cancellable<Option<String>> {
+        self.with(|db, ws| source_file(db, ws, file).map(|f| f.path(db).clone()))
+    }
+
+    pub fn file_text(&self, file: FileId) -> Cancellable<Option<Arc<str>>> {
+        self.with(|db, ws| source_file(db, ws, file).map(|f| f.text(db).clone()))
+    }
+
+    /// The line index of a file's current text (memoised per text).
+    pub fn line_index(&self, file: FileId) -> Cancellable<Option<Arc<LineIndex>>> {
+        self.with(|db, ws| source_file(db, ws, file).map(|f| line_index(db, f)))
+    }
+
+    pub fn hover(&self, pos: FilePosition) -> Cancellable<Option<HoverResult>> {
+        self.with(|db, ws| hover::hover(db, ws, pos))
+    }
+
+    pub fn completions(&self, pos: FilePosition) -> Cancellable<Vec<CompletionItem>> {
+        self.with(|db, ws| completion::completions(db, ws, pos))
+    }
+
+    pub fn goto_definition(&self, pos: FilePosition) -> Cancellable<Vec<NavigationTarget>> {
+        self.with(|db, ws| goto::goto_definition(db, ws, pos))
+    }
+
+    /// Evaluated instance keys after provider `for_each` expressions and after `provider = …[key]` references.
+    pub fn inlay_hints(&self, file: FileId) -> Cancellable<Vec<InlayHint>> {
+        self.with(|db, ws| inlay_hints::inlay_hints(db, ws, file))
+    }
+
+    /// Every use of the provider configuration under the cursor (and its block, with `include_declaration`).
+    pub fn references(&self, pos: FilePosition, include_declaration: bool) -> Cancellable<Vec<crate::FileRange>> {
+        self.with(|db, ws| references::references(db, ws, pos, include_declaration))
+    }
+
+    pub fn document_symbols(&self, file: FileId) -> Cancellable<Vec<Symbol>> {
+        self.with(|db, ws| symbols::document_symbols(db, ws, file))
+    }
+
+    /// Quick fixes for the diagnostics that touch `range`, plus "ignore this code for this block".
+    pub fn code_actions(&self, file: FileId, range: TextRange) -> Cancellable<Vec<Assist>> {
+        self.with(|db, ws| code_actions::code_actions(db, ws, file, range))
+    }
+}
+
+#[salsa::tracked(returns(clone))]
+fn line_index(db: &dyn Db, file: SourceFile) -> Arc<LineIndex> {
+    Arc::new(LineIndex::new(file.text(db)))
+}
+
+/// File ids by path (rebuilt only when the set of files changes).
+#[salsa::tracked(returns(clone))]
+fn path_index(db: &dyn Db, ws: Workspace) -> Arc<std::collections::HashMap<String, FileId>> {
+    Arc::new(file_index(db, ws).values().map(|f| (f.path(db).clone(), f.id(db))).collect())
+}
+
+pub(crate) fn source_file(db: &dyn Db, ws: Workspace, file: FileId) -> Option<SourceFile> {
+    file_index(db, ws).get(&file).copied()
+}
+
+/// The directory (module) a file belongs to.
+pub(crate) fn dir_of(db: &dyn Db, ws: Workspace, file: SourceFile) -> Option<ModuleDir> {
+    dir_index(db, ws).get(parent(file.path(db))).copied()
+}
+
+/// `start <= offset <= end`: a cursor right after a name still touches it.
+pub(crate) fn touches(range: TextRange, offset: TextSize) -> bool {
+    range.start() <= offset && offset <= range.end()
+}

@@ -1,0 +1,95 @@
+//! Find references of a provider configuration: every resource (by `provider = …`, or implicitly for a default
+//! configuration) and every module call's `providers` entry that uses it, in the configuration's module.
+
+use crate::base::FileRange;
+use crate::db::{Db, Workspace, module};
+use crate::model::module::Module;
+use crate::providers::config::{ConfigTarget, implied_provider, module_references, resolve_config};
+
+use super::{FilePosition, dir_of, source_file, touches};
+
+pub(crate) fn references(db: &dyn Db, ws: Workspace, pos: FilePosition, include_declaration: bool) -> Vec<FileRange> {
+    let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
+    let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
+    let m = module(db, dir);
+    let Some((name, alias)) = config_at(&m, pos) else { return Vec::new() };
+    let mut out = Vec::new();
+    if include_declaration && let ConfigTarget::Block(i) = resolve_config(&m, &name, alias.as_deref()) {
+        out.push(m.providers[i].site.name_location());
+    }
+    let (refs, _) = module_references(&m);
+    let mut explicit = std::collections::HashSet::new();
+    for r in &refs {
+        if let crate::providers::config::RefOwner::Resource(i) = r.owner {
+            explicit.insert(i);
+        }
+        if r.reference.name == name && r.reference.alias_name() == alias.as_deref() {
+            out.push(r.reference.location());
+        }
+    }
+    if alias.is_none() {
+        for (i, r) in m.resources.iter().enumerate() {
+            if !explicit.contains(&i) && r.provider.is_none() && implied_provider(&r.ty) == name {
+                out.push(r.site.name_location());
+            }
+        }
+    }
+    out.sort_by_key(|l| (l.file, l.range.start()));
+    out.dedup();
+    out
+}
+
+/// The configuration under the cursor: a provider block's label or alias, or a provider reference.
+pub(crate) fn config_at(m: &Module, pos: FilePosition) -> Option<(String, Option<String>)> {
+    let on = |file, range| file == pos.file && touches(range, pos.offset);
+    for p in &m.providers {
+        let on_alias = p.alias.as_ref().is_some_and(|a| on(a.file, a.range));
+        if on(p.site.file, p.site.name_range) || on_alias {
+            return Some((p.name.clone(), p.alias_name()));
+        }
+    }
+    let (refs, _) = module_references(m);
+    refs.into_iter()
+        .find(|r| r.reference.file == pos.file && touches(r.reference.range, pos.offset))
+        .map(|r| (r.reference.name.clone(), r.reference.alias_name().map(str::to_string)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_fixture::Fixture;
+
+    fn check(text: &str) -> Vec<String> {
+        let f = Fixture::parse(text);
+        let refs = f.host.analysis().references(f.position(), true).unwrap();
+        refs.into_iter().map(|r| f.text(&f.host.file_path(r.file).unwrap())[r.range].to_string()).collect()
+    }
+
+    #[test]
+    fn every_use_of_a_configuration() {
+        let text = r#"provider "aws" {
+  alias    = "by_re$0gion"
+  for_each = toset(["a"])
+  region   = each.key
+}
+provider "aws" {
+  region = "x"
+}
+resource "aws_s3_bucket" "a" {
+  for_each = toset(["a"])
+  provider = aws.by_region[each.key]
+}
+resource "aws_s3_bucket" "b" {
+}
+module "m" {
+  source    = "./m"
+  for_each  = toset(["a"])
+  providers = { aws = aws.by_region[each.key] }
+}
+"#;
+        assert_eq!(check(text), ["\"aws\"", "aws.by_region[each.key]", "aws.by_region[each.key]"]);
+        let default = text
+            .replace("by_re$0gion", "by_region")
+            .replace("provider \"aws\" {\n  region", "provider \"a$0ws\" {\n  region");
+        assert_eq!(check(&default), ["\"aws\"", "\"b\""]);
+    }
+}

@@ -1,0 +1,112 @@
+//! Language-server benchmark on a generated workspace. Prints: time from `initialize` to the first diagnostics,
+//! didChange -> publishDiagnostics latency after one-character edits, hover and completion latency (p50/p99),
+//! and resident memory.
+//!
+//! python3 /work/shared/tools/gen-workspace.py /tmp/ws10 --modules 500 --mb 10
+//! cargo bench -p foreach-lsp --bench lsp -- /tmp/ws10 [relative/file.tf]
+//!
+//! Latencies are measured at the client over an in-memory pipe, so they include JSON-RPC framing and transport:
+//! an upper bound of the server-side time from didChange receipt to publishDiagnostics.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use common::{TestClient, uri};
+use serde_json::json;
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[i]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    kb / 1024.0
+}
+
+#[tokio::main(flavor = "multi_thread")]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    let root = PathBuf::from(args.first().cloned().unwrap_or_else(|| "/tmp/ws10".into())).canonicalize().unwrap();
+    let file = root.join(args.get(1).cloned().unwrap_or_else(|| "main.tf".into()));
+    let text = std::fs::read_to_string(&file).expect("benchmark file");
+    let doc = uri(&file);
+
+    let mut c = TestClient::start();
+    let start = Instant::now();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    // The end of the indexing progress, then the first diagnostics (the generated workspace is clean, so the
+    // first diagnostics come for the document opened with a mistake).
+    c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+    let indexed = start.elapsed();
+    let lines: Vec<&str> = text.lines().collect();
+    let line = lines.iter().position(|l| l.contains("local.common_tags")).expect("a line with local.common_tags");
+    let col = lines[line].find("local.common_tags").unwrap() + "local.common_tag".len();
+    let broken = {
+        let mut t = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            if i == line {
+                t.push_str(&format!("{}z{}", &l[..col], &l[col + 1..]));
+            } else {
+                t.push_str(l);
+            }
+            t.push('\n');
+        }
+        t
+    };
+    c.open(&doc, &broken).await;
+    c.diagnostics_for(&doc, |d| !d.is_empty()).await;
+    let first_diagnostics = start.elapsed();
+    println!("workspace: {} ({} lines in {})", root.display(), lines.len(), file.display());
+    println!("initialize -> index done: {}", ms(indexed));
+    println!("initialize -> first diagnostics: {}", ms(first_diagnostics));
+
+    // One-character edits that flip a diagnostic on and off.
+    let mut edit_samples = Vec::new();
+    for v in 1..=60 {
+        let ch = if v % 2 == 1 { "s" } else { "z" };
+        let change = json!({
+            "textDocument": {"uri": doc, "version": v},
+            "contentChanges": [{"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + 1}}, "text": ch}]
+        });
+        let t = Instant::now();
+        c.notify("textDocument/didChange", change).await;
+        let want_empty = v % 2 == 1;
+        c.diagnostics_for(&doc, |d| d.is_empty() == want_empty).await;
+        edit_samples.push(t.elapsed());
+    }
+    let p50 = percentile(&mut edit_samples, 0.5);
+    let p99 = percentile(&mut edit_samples, 0.99);
+    println!("didChange -> publishDiagnostics: p50 {} p99 {} (n={})", ms(p50), ms(p99), edit_samples.len());
+
+    let mut hover = Vec::new();
+    let mut completion = Vec::new();
+    let at = json!({"textDocument": {"uri": doc}, "position": {"line": line, "character": col - 3}});
+    for _ in 0..200 {
+        let t = Instant::now();
+        let h = c.request("textDocument/hover", at.clone()).await;
+        hover.push(t.elapsed());
+        assert!(!h.is_null());
+        let t = Instant::now();
+        c.request("textDocument/completion", at.clone()).await;
+        completion.push(t.elapsed());
+    }
+    println!("hover: p50 {} p99 {}", ms(percentile(&mut hover, 0.5)), ms(percentile(&mut hover, 0.99)));
+    println!("completion: p50 {} p99 {}", ms(percentile(&mut completion, 0.5)), ms(percentile(&mut completion, 0.99)));
+    println!("resident memory (server and bench client): {:.0} MB", rss_mb());
+    c.shutdown().await;
+}

@@ -1,0 +1,86 @@
+//! The `LanguageServer` implementation: one line per method, each delegating to its handler.
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use crate::handlers;
+use crate::state::State;
+
+pub struct Backend {
+    pub state: Arc<State>,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend { state: Arc::new(State::new(client)) }
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, p: InitializeParams) -> Result<InitializeResult> {
+        handlers::initialize::run(&self.state, p).await
+    }
+
+    async fn initialized(&self, p: InitializedParams) {
+        handlers::initialized::run(&self.state, p).await
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        Ok(())
+    }
+
+    async fn did_open(&self, p: DidOpenTextDocumentParams) {
+        handlers::did_open::run(&self.state, p).await
+    }
+
+    async fn did_change(&self, p: DidChangeTextDocumentParams) {
+        handlers::did_change::run(&self.state, p).await
+    }
+
+    async fn did_close(&self, p: DidCloseTextDocumentParams) {
+        handlers::did_close::run(&self.state, p).await
+    }
+
+    async fn did_change_watched_files(&self, p: DidChangeWatchedFilesParams) {
+        handlers::did_change_watched_files::run(&self.state, p).await
+    }
+
+    async fn did_change_configuration(&self, p: DidChangeConfigurationParams) {
+        handlers::did_change_configuration::run(&self.state, p).await
+    }
+
+    async fn hover(&self, p: HoverParams) -> Result<Option<Hover>> {
+        handlers::hover::run(&self.state, p).await
+    }
+
+    async fn completion(&self, p: CompletionParams) -> Result<Option<CompletionResponse>> {
+        handlers::completion::run(&self.state, p).await
+    }
+
+    async fn goto_definition(&self, p: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        handlers::definition::run(&self.state, p).await
+    }
+
+    async fn references(&self, p: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        handlers::references::run(&self.state, p).await
+    }
+
+    async fn inlay_hint(&self, p: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        handlers::inlay_hint::run(&self.state, p).await
+    }
+
+    async fn document_symbol(&self, p: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        handlers::document_symbol::run(&self.state, p).await
+    }
+
+    async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        handlers::code_action::run(&self.state, p).await
+    }
+
+    async fn diagnostic(&self, p: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
+        handlers::diagnostic::run(&self.state, p).await
+    }
+}

@@ -1,0 +1,77 @@
+//! Server settings, from `initializationOptions` and `workspace/didChangeConfiguration`: extra var files,
+//! variable values, severity overrides per code, the `terraform.workspace` value, exclude globs.
+//!
+//! Settings are accepted either bare or under a `foreachLs` key (what VS Code sends for the `foreachLs.*`
+//! section). Unknown keys are ignored; a malformed value keeps the default for that key.
+
+use std::collections::BTreeMap;
+
+use foreach_analysis::Severity;
+use serde::Deserialize;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Config {
+    /// `.tfvars` files applied after the automatic ones, in order; relative paths are resolved in each root.
+    pub var_files: Vec<String>,
+    /// `NAME = VALUE` as with `--var` (applied after the var files).
+    pub variables: BTreeMap<String, String>,
+    /// Code -> `error`, `warning`, `info`, `hint` or `off`.
+    pub severity: BTreeMap<String, String>,
+    /// The value of `terraform.workspace` (default `default`).
+    pub workspace: Option<String>,
+    /// Globs (relative to each root) of paths not to index.
+    pub exclude: Vec<String>,
+    /// Answer `textDocument/diagnostic` instead of pushing diagnostics (when the client supports pulling).
+    pub pull_diagnostics: bool,
+    /// Quiet time before diagnostics are recomputed after a change, in milliseconds (at most 50).
+    pub debounce_ms: Option<u64>,
+}
+
+impl Config {
+    pub fn from_json(value: &serde_json::Value) -> Config {
+        let inner = value.get("foreachLs").unwrap_or(value);
+        serde_json::from_value(inner.clone()).unwrap_or_else(|e| {
+            tracing::warn!("ignoring invalid settings: {e}");
+            Config::default()
+        })
+    }
+
+    /// The severity a code is shown with: `None` when turned off.
+    pub fn severity_for(&self, code: &str, default: Severity) -> Option<Severity> {
+        match self.severity.get(code).map(String::as_str) {
+            Some("off") => None,
+            Some(s) => Some(Severity::parse(s).unwrap_or(default)),
+            None => Some(default),
+        }
+    }
+
+    pub fn debounce(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.debounce_ms.unwrap_or(DEFAULT_DEBOUNCE_MS).min(50))
+    }
+
+    /// Whether a change requires re-reading the workspace (anything but severities).
+    pub fn needs_reindex(&self, other: &Config) -> bool {
+        self.var_files != other.var_files
+            || self.variables != other.variables
+            || self.workspace != other.workspace
+            || self.exclude != other.exclude
+    }
+}
+
+pub const DEFAULT_DEBOUNCE_MS: u64 = 5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_or_bare() {
+        let v = serde_json::json!({"foreachLs": {"workspace": "prod", "severity": {"undefined-reference": "off"}}});
+        let c = Config::from_json(&v);
+        assert_eq!(c.workspace.as_deref(), Some("prod"));
+        assert_eq!(c.severity_for("undefined-reference", Severity::Error), None);
+        assert_eq!(Config::from_json(&serde_json::json!({"varFiles": ["a.tfvars"]})).var_files, ["a.tfvars"]);
+        assert_eq!(Config::from_json(&serde_json::json!({"varFiles": 3})), Config::default());
+    }
+}

@@ -1,0 +1,29 @@
+//! `textDocument/codeAction`: the analysis's quick fixes for the diagnostics in the requested range.
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+
+use crate::convert::{self, Files, uri_to_path};
+use crate::state::State;
+
+pub async fn run(state: &Arc<State>, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+    let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
+    state
+        .with_analysis(move |snap| {
+            let a = &snap.analysis;
+            let Some(file) = a.file_id(&path)? else { return Ok(None) };
+            let Some(index) = a.line_index(file)? else { return Ok(None) };
+            let range = convert::text_range(&index, p.range, snap.encoding);
+            let files = Files { analysis: a, encoding: snap.encoding };
+            let mut out = Vec::new();
+            for assist in a.code_actions(file, range)? {
+                if let Some(action) = files.code_action(&assist)? {
+                    out.push(CodeActionOrCommand::CodeAction(action));
+                }
+            }
+            Ok(Some(out))
+        })
+        .await
+}

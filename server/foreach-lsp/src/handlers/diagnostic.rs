@@ -1,0 +1,25 @@
+//! `textDocument/diagnostic` (pull diagnostics, when the client supports them and `pullDiagnostics` is set).
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+
+use crate::convert::uri_to_path;
+use crate::diagnostics::compute;
+use crate::state::State;
+
+pub async fn run(state: &Arc<State>, p: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
+    let uri = p.text_document.uri;
+    let path = uri_to_path(&uri);
+    let config = state.config();
+    let all = state.with_analysis(move |snap| compute(snap, &config)).await?;
+    let items = match path {
+        Some(_) => all.into_iter().find(|f| f.uri == uri).map(|f| f.items).unwrap_or_default(),
+        None => Vec::new(),
+    };
+    Ok(DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+        related_documents: None,
+        full_document_diagnostic_report: FullDocumentDiagnosticReport { result_id: None, items },
+    })))
+}

@@ -1,0 +1,30 @@
+//! `textDocument/didChange`: applies incremental (or full) changes to the rope in version order, then sends the
+//! newest text to the analysis.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tower_lsp_server::ls_types::DidChangeTextDocumentParams;
+
+use crate::documents::EditOutcome;
+use crate::state::State;
+
+/// How long changes that arrived ahead of a missing version wait before being applied anyway.
+const GAP_TIMEOUT: Duration = Duration::from_millis(200);
+
+pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
+    let uri = p.text_document.uri;
+    match state.docs.change(&uri, p.text_document.version, p.content_changes, state.encoding()) {
+        EditOutcome::Applied { .. } => state.sync_document(uri).await,
+        EditOutcome::Waiting => {
+            let s = Arc::clone(state);
+            tokio::spawn(async move {
+                tokio::time::sleep(GAP_TIMEOUT).await;
+                if let EditOutcome::Applied { .. } = s.docs.flush_pending(&uri, s.encoding()) {
+                    s.sync_document(uri).await;
+                }
+            });
+        }
+        EditOutcome::Ignored => tracing::debug!("ignored a stale or unknown didChange for {}", uri.as_str()),
+    }
+}

@@ -1,0 +1,88 @@
+//! `initialize`: negotiates the position encoding, reads settings and workspace folders, declares capabilities.
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+
+use crate::config::Config;
+use crate::convert::{PositionEncoding, uri_to_path};
+use crate::state::{ClientCaps, State};
+
+pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<InitializeResult> {
+    let encoding = PositionEncoding::negotiate(&params.capabilities);
+    *state.encoding.write().unwrap_or_else(|e| e.into_inner()) = encoding;
+    if let Some(options) = &params.initialization_options {
+        *state.config.write().unwrap_or_else(|e| e.into_inner()) = Config::from_json(options);
+    }
+    let mut roots: Vec<std::path::PathBuf> = Vec::new();
+    for folder in params.workspace_folders.iter().flatten() {
+        if let Some(p) = uri_to_path(&folder.uri) {
+            roots.push(p.into());
+        }
+    }
+    #[allow(deprecated)] // Older clients send only `rootUri`.
+    if roots.is_empty()
+        && let Some(p) = params.root_uri.as_ref().and_then(uri_to_path)
+    {
+        roots.push(p.into());
+    }
+    *state.roots.write().unwrap_or_else(|e| e.into_inner()) = roots;
+    let caps = &params.capabilities;
+    let client = ClientCaps {
+        work_done_progress: caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
+        pull_diagnostics: caps.text_document.as_ref().is_some_and(|t| t.diagnostic.is_some()),
+        watch_files: caps
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false),
+    };
+    *state.caps.write().unwrap_or_else(|e| e.into_inner()) = client;
+    let pull = client.pull_diagnostics && state.config().pull_diagnostics;
+    Ok(InitializeResult {
+        server_info: Some(ServerInfo {
+            name: "foreach-ls".to_string(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+        }),
+        capabilities: ServerCapabilities {
+            position_encoding: Some(encoding.kind()),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                ..Default::default()
+            })),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(vec![".".to_string(), "[".to_string(), "\"".to_string()]),
+                ..Default::default()
+            }),
+            definition_provider: Some(OneOf::Left(true)),
+            references_provider: Some(OneOf::Left(true)),
+            inlay_hint_provider: Some(OneOf::Left(true)),
+            document_symbol_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            })),
+            diagnostic_provider: pull.then(|| {
+                DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                    identifier: Some("foreach-ls".to_string()),
+                    inter_file_dependencies: true,
+                    workspace_diagnostics: false,
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                })
+            }),
+            workspace: Some(WorkspaceServerCapabilities {
+                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                    supported: Some(true),
+                    change_notifications: None,
+                }),
+                file_operations: None,
+            }),
+            ..ServerCapabilities::default()
+        },
+        offset_encoding: None,
+    })
+}

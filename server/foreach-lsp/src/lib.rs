@@ -1,0 +1,18 @@
+//! The language server of foreach-ls: LSP 3.17 over stdio, on tower-lsp-server and tokio.
+//!
+//! It is the only crate that knows LSP types. Handlers convert positions and types and call `foreach-analysis`
+//! once on a snapshot; every piece of OpenTofu knowledge stays in the analysis, so the editor shows exactly what
+//! `foreach-ls check` reports. Nothing here writes files: edits are only proposed to the client.
+
+pub mod backend;
+pub mod config;
+pub mod convert;
+pub mod diagnostics;
+pub mod documents;
+pub mod handlers;
+pub mod state;
+pub mod transport;
+pub mod workspace;
+
+pub use backend::Backend;
+pub use transport::{serve, serve_stdio};

@@ -1,0 +1,251 @@
+//! In-process protocol tests: the real server on an in-memory pipe, driven with raw JSON-RPC.
+
+mod common;
+
+use common::{TestClient, canonical, uri, workspace};
+use serde_json::{Value, json};
+
+fn codes(diags: &[Value]) -> Vec<String> {
+    diags.iter().map(|d| d["code"].as_str().unwrap_or_default().to_string()).collect()
+}
+
+fn change(version: i32, uri: &str, range: Option<[u32; 4]>, text: &str) -> Value {
+    let mut c = json!({"text": text});
+    if let Some([sl, sc, el, ec]) = range {
+        c["range"] = json!({"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}});
+    }
+    json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [c]})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn initialize_negotiates_utf8_and_declares_capabilities() {
+    let mut c = TestClient::start();
+    let r = c.initialize(None, json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}})).await;
+    assert_eq!(r["capabilities"]["positionEncoding"], "utf-8");
+    assert_eq!(r["capabilities"]["textDocumentSync"]["change"], 2);
+    for cap in
+        ["hoverProvider", "completionProvider", "definitionProvider", "documentSymbolProvider", "codeActionProvider"]
+    {
+        assert!(!r["capabilities"][cap].is_null(), "{cap} missing");
+    }
+    c.shutdown().await;
+
+    let mut c = TestClient::start();
+    let r = c.initialize(None, json!({})).await;
+    assert_eq!(r["capabilities"]["positionEncoding"], "utf-16");
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diagnostics_for_files_not_open_appear_and_clear_when_fixed() {
+    let ws = workspace(&[("main.tf", "locals {\n  a = local.nope\n}\n"), ("other.tf", "locals {\n  b = 1\n}\n")]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = TestClient::start();
+    c.initialize(Some(&root), json!({})).await;
+    // Not open: pushed after indexing.
+    let d = c.diagnostics_for(&main, |d| !d.is_empty()).await;
+    assert_eq!(codes(&d), ["undefined-reference"]);
+    assert_eq!(d[0]["range"]["start"], json!({"line": 1, "character": 6}));
+    // Open and fix it in the editor: cleared, tagged with the version.
+    c.open(&main, "locals {\n  a = local.nope\n}\n").await;
+    c.notify("textDocument/didChange", change(1, &main, Some([1, 12, 1, 16]), "b")).await;
+    let msg = c
+        .wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == main.as_str()
+                && m["params"]["diagnostics"].as_array().is_some_and(|d| d.is_empty())
+        })
+        .await;
+    assert_eq!(msg["params"]["version"], 1);
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ranges_move_with_the_text() {
+    let mut c = TestClient::start();
+    c.initialize(None, json!({})).await;
+    let doc = "file:///lsp-test/ranges/main.tf";
+    c.open(doc, "locals {\n  a = local.nope\n}\n").await;
+    let d = c.diagnostics_for(doc, |d| !d.is_empty()).await;
+    assert_eq!(d[0]["range"]["start"], json!({"line": 1, "character": 6}));
+    // Insert two lines and some indentation above and before the reference.
+    c.notify("textDocument/didChange", change(1, doc, Some([0, 0, 0, 0]), "# one\n# two\n")).await;
+    c.notify("textDocument/didChange", change(2, doc, Some([3, 2, 3, 2]), "   ")).await;
+    let d = c.diagnostics_for(doc, |d| d.first().is_some_and(|x| x["range"]["start"]["line"] == 3)).await;
+    assert_eq!(d[0]["range"], json!({"start": {"line": 3, "character": 9}, "end": {"line": 3, "character": 19}}));
+    c.shutdown().await;
+}
+
+/// A burst of incremental edits, each depending on the previous one's position: the final text is right only if
+/// they were applied in order. The text is read back through hover (the evaluated value of a local).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_edits_is_applied_in_order() {
+    let mut c = TestClient::start();
+    c.initialize(None, json!({})).await;
+    let doc = "file:///lsp-test/burst/main.tf";
+    c.open(doc, "locals {\n  s = \"\"\n  t = local.s\n}\n").await;
+    let mut expected = String::new();
+    for i in 0..200u32 {
+        let ch = char::from(b'a' + (i % 26) as u8);
+        let col = 7 + i;
+        c.notify("textDocument/didChange", change(i as i32 + 1, doc, Some([1, col, 1, col]), &ch.to_string())).await;
+        expected.push(ch);
+    }
+    let mut last = Value::Null;
+    for _ in 0..100 {
+        let h = c
+            .request_full(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": doc}, "position": {"line": 2, "character": 13}}),
+            )
+            .await;
+        last = h["result"]["contents"]["value"].clone();
+        if last.as_str().is_some_and(|v| v.contains(&expected)) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(last.as_str().is_some_and(|v| v.contains(&format!("\"{expected}\""))), "{last}");
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hover_definition_completion_symbols_with_astral_characters() {
+    let ws = workspace(&[
+        ("main.tf", "locals {\n  e = \"😀\" # 😀\n  r = var.region\n}\n"),
+        ("variables.tf", "variable \"region\" {\n  default = \"eu-west-1\"\n}\n"),
+    ]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = TestClient::start();
+    c.initialize(Some(&root), json!({})).await;
+    c.open(&main, "locals {\n  e = \"😀\" # 😀\n  r = var.region\n}\n").await;
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": main}, "position": {"line": line, "character": character}});
+    let mut hover = Value::Null;
+    // Indexing runs in the background: retry until the variable's file is loaded.
+    for _ in 0..100 {
+        hover = c.request("textDocument/hover", at(2, 10)).await;
+        if hover["contents"]["value"].as_str().is_some_and(|v| v.contains("eu-west-1")) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(hover["contents"]["value"], "```hcl\nvar.region\n```\n\n```hcl\n\"eu-west-1\"\n```\n");
+    assert_eq!(hover["range"], json!({"start": {"line": 2, "character": 6}, "end": {"line": 2, "character": 16}}));
+
+    let def = c.request("textDocument/definition", at(2, 12)).await;
+    assert_eq!(def[0]["uri"], uri(&root.join("variables.tf")).as_str());
+    assert_eq!(def[0]["range"]["start"], json!({"line": 0, "character": 9}));
+
+    // Type `each.` after an emoji to check UTF-16 columns in completion edits (the emoji is two units).
+    c.notify("textDocument/didChange", change(1, &main, Some([1, 15, 1, 15]), "\n  f = [\"😀\", each.")).await;
+    let items = c.request("textDocument/completion", at(2, 18)).await;
+    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["key", "value"]);
+    assert_eq!(items[0]["textEdit"]["range"]["start"], json!({"line": 2, "character": 18}));
+
+    let symbols = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": main}})).await;
+    assert_eq!(symbols[0]["name"], "locals");
+    assert_eq!(symbols[0]["children"][0]["name"], "local.e");
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ignore_code_action_and_other_hcl_files() {
+    let mut c = TestClient::start();
+    c.initialize(None, json!({})).await;
+    let doc = "file:///lsp-test/actions/main.tf";
+    c.open(doc, "resource \"x\" \"y\" {\n  a = local.nope\n}\n").await;
+    c.diagnostics_for(doc, |d| !d.is_empty()).await;
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": doc}, "range": {"start": {"line": 1, "character": 8}, "end": {"line": 1, "character": 8}}, "context": {"diagnostics": []}}),
+        )
+        .await;
+    assert_eq!(actions[0]["title"], "Ignore `undefined-reference` for this block");
+    let edit = &actions[0]["edit"]["changes"][doc][0];
+    assert_eq!(edit["newText"], "# foreach-ls:ignore undefined-reference\n");
+    assert_eq!(edit["range"]["start"], json!({"line": 0, "character": 0}));
+    // Applying it clears the diagnostic.
+    c.notify("textDocument/didChange", change(1, doc, Some([0, 0, 0, 0]), "# foreach-ls:ignore undefined-reference\n"))
+        .await;
+    c.diagnostics_for(doc, |d| d.is_empty()).await;
+
+    // Helix sends every .hcl file as "terraform": the file name decides, and terragrunt.hcl is left alone.
+    let tg = "file:///lsp-test/actions/terragrunt.hcl";
+    c.open(tg, "this is { not valid").await;
+    let h = c
+        .request("textDocument/hover", json!({"textDocument": {"uri": tg}, "position": {"line": 0, "character": 1}}))
+        .await;
+    assert!(h.is_null());
+    let s = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": tg}})).await;
+    assert!(s.is_null());
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn provider_hover_references_and_inlay_hints() {
+    let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\", \"b\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"x\" {\n  for_each = toset([\"a\"])\n  provider = aws.by_region[each.key]\n}\n";
+    let mut c = TestClient::start();
+    c.initialize(None, json!({})).await;
+    let doc = "file:///lsp-test/providers/main.tf";
+    c.open(doc, text).await;
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": doc}, "position": {"line": line, "character": character}});
+    let hover = c.request("textDocument/hover", at(7, 18)).await;
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("region = \"a\" ← selected") && md.contains("selects \"a\""), "{md}");
+    let mut refs = at(1, 17);
+    refs["context"] = json!({"includeDeclaration": false});
+    let refs = c.request("textDocument/references", refs).await;
+    assert_eq!(refs[0]["range"]["start"], json!({"line": 7, "character": 13}));
+    let whole = json!({"textDocument": {"uri": doc}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}});
+    let hints = c.request("textDocument/inlayHint", whole).await;
+    let labels: Vec<&str> = hints.as_array().unwrap().iter().map(|h| h["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, [" keys: \"a\", \"b\"", " → \"a\""]);
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_input_is_answered_and_the_server_keeps_serving() {
+    let mut c = TestClient::start();
+    // Before initialize: ServerNotInitialized.
+    let r = c
+        .request_full(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": "file:///x.tf"}, "position": {"line": 0, "character": 0}}),
+        )
+        .await;
+    assert_eq!(r["error"]["code"], -32002);
+    c.initialize(None, json!({})).await;
+    // Invalid JSON: a parse error response with a null id.
+    c.send_raw("{not json").await;
+    let r = c.wait_for(|m| m["error"]["code"] == -32700).await;
+    assert!(r["id"].is_null());
+    // Unknown method.
+    let r = c.request_full("foreachLs/nope", json!({})).await;
+    assert_eq!(r["error"]["code"], -32601);
+    // Invalid params.
+    let r = c.request_full("textDocument/hover", json!({"bogus": true})).await;
+    assert_eq!(r["error"]["code"], -32602);
+    // didChange for a document that was never opened: ignored.
+    c.notify("textDocument/didChange", change(1, "file:///lsp-test/never-opened.tf", None, "x")).await;
+    // Out-of-range positions: clamped, the document stays intact.
+    let doc = "file:///lsp-test/malformed/main.tf";
+    c.open(doc, "locals {\n  a = 1\n  b = local.a\n}\n").await;
+    let h = c
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": doc}, "position": {"line": 999, "character": 4294967295u32}}),
+        )
+        .await;
+    assert!(h.is_null());
+    c.notify("textDocument/didChange", change(1, doc, Some([99, 99, 0, 0]), "")).await;
+    c.notify("textDocument/didChange", change(2, doc, Some([1, 4294967295, 1, 4294967295]), "")).await;
+    let h = c
+        .request("textDocument/hover", json!({"textDocument": {"uri": doc}, "position": {"line": 2, "character": 13}}))
+        .await;
+    assert!(h["contents"]["value"].as_str().unwrap().contains("\n1\n"), "{h}");
+    c.shutdown().await;
+}
