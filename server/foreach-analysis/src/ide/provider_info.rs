@@ -7,15 +7,15 @@ use std::sync::Arc;
 use crate::db::{Db, ModuleDir, Workspace, module};
 use crate::eval::render::compact;
 use crate::model::module::Module;
-use crate::module_eval::scope_for_node;
+use crate::module_eval::tree_values;
 use crate::providers::config::{RefSiteInfo, module_references};
-use crate::providers::expand::{Expansion, InstanceProviders, analyse_instance};
+use crate::providers::expand::{Expansion, InstanceProviders};
 use crate::tree::{NodeId, module_tree};
 
 pub(crate) struct ProviderInfo {
     pub module: Arc<Module>,
     pub refs: Vec<RefSiteInfo>,
-    pub analysis: InstanceProviders,
+    pub analysis: Arc<InstanceProviders>,
     /// `module.a` (empty for a root module), for saying which instance the values come from.
     pub address: String,
 }
@@ -26,10 +26,10 @@ pub(crate) fn provider_info(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Optio
     let index = tree.nodes.iter().position(|n| n.dir == dir)?;
     let node = NodeId(index as u32);
     let address = tree.node(node).address();
-    let (scope, _) = scope_for_node(db, ws, node);
+    // The memoised per-instance analysis that the diagnostics came from, not a second evaluation.
+    let analysis = tree_values(db, ws).instances.get(index)?.providers.clone();
     let m = module(db, dir);
     let (refs, _) = module_references(&m);
-    let analysis = analyse_instance(&m, &scope, &refs, &address);
     Some(ProviderInfo { module: m, refs, analysis, address })
 }
 
