@@ -9,10 +9,12 @@ use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, RwLock};
 
+use foreach_analysis::ide::FilePosition;
 use foreach_analysis::{Analysis, AnalysisHost, Cancellable, Change};
+use foreach_syntax::LineIndex;
 use tower_lsp_server::Client;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{TextDocumentPositionParams, Uri};
 
 use crate::config::Config;
 use crate::convert::{PositionEncoding, uri_to_path};
@@ -88,6 +90,25 @@ impl State {
 
     /// Runs `f` on a snapshot on a blocking thread. Cancellation (a newer change) answers `ContentModified`; a
     /// panic is logged and answers an internal error; the server keeps serving either way.
+    /// The preamble of every position-based request: runs `f` on a snapshot with the analysis position of a
+    /// document position and the file's line index (for converting results back). `None` when the document is not
+    /// a file the analysis knows.
+    pub async fn at_position<T, F>(self: &Arc<Self>, p: TextDocumentPositionParams, f: F) -> Result<Option<T>>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Snapshot, FilePosition, &LineIndex) -> Cancellable<Option<T>> + Send + 'static,
+    {
+        let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
+        self.with_analysis(move |snap| {
+            let a = &snap.analysis;
+            let Some(file) = a.file_id(&path)? else { return Ok(None) };
+            let Some(index) = a.line_index(file)? else { return Ok(None) };
+            let offset = crate::convert::offset(&index, p.position, snap.encoding);
+            f(snap, FilePosition { file, offset }, &index)
+        })
+        .await
+    }
+
     pub async fn with_analysis<T, F>(self: &Arc<Self>, f: F) -> Result<T>
     where
         T: Send + 'static,
