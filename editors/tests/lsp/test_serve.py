@@ -27,10 +27,25 @@ locals {
 """
 
 
+KEYS = """provider "aws" {
+  alias    = "by_region"
+  for_each = toset(["us-west-2", "eu-west-1", "us-east-1"])
+  region   = each.key
+}
+
+resource "aws_s3_bucket" "logs" {
+  for_each = toset(["us-east-1"])
+  provider = aws.by_region[""]
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def workspace():
     d = pathlib.Path(tempfile.mkdtemp(prefix="foreach-ls-e2e-")).resolve()
     (d / "main.tf").write_text(MAIN)
+    (d / "keys").mkdir()
+    (d / "keys" / "main.tf").write_text(KEYS)
     (d / "terragrunt.hcl").write_text("this { is not = opentofu\n")
     yield d
     shutil.rmtree(d)
@@ -144,3 +159,42 @@ async def test_other_hcl_files_are_left_alone(client: LanguageClient, workspace)
     )
     assert symbols is None
     assert not client.diagnostics.get(uri)
+
+
+async def test_instance_key_completion(client: LanguageClient, workspace):
+    uri = (workspace / "keys" / "main.tf").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="terraform", version=1, text=KEYS)
+        )
+    )
+    # Type `us` between the quotes the editor paired: `aws.by_region["us"]`.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(
+                        start=types.Position(line=8, character=28), end=types.Position(line=8, character=28)
+                    ),
+                    text="us",
+                )
+            ],
+        )
+    )
+    items = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=8, character=30)
+        )
+    )
+    items = items.items if hasattr(items, "items") else items
+    ordered = sorted(items, key=lambda i: i.sort_text)
+    assert [i.label for i in ordered] == ["each.key", '"eu-west-1"', '"us-east-1"', '"us-west-2"']
+    key = ordered[2]
+    assert key.text_edit.new_text == '"us-east-1"'
+    # The typed key and the closing quote are replaced; the `]` stays.
+    assert key.text_edit.range == types.Range(
+        start=types.Position(line=8, character=27), end=types.Position(line=8, character=31)
+    )
+    assert key.filter_text == '"us-east-1"'
+    assert key.detail == 'aws.by_region instance: region = "us-east-1"'

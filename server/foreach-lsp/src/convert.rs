@@ -166,7 +166,9 @@ pub fn completion_item(index: &LineIndex, item: &AItem, enc: PositionEncoding) -
             CompletionKind::Field => lsp::CompletionItemKind::FIELD,
             CompletionKind::Variable => lsp::CompletionItemKind::VARIABLE,
             CompletionKind::Provider => lsp::CompletionItemKind::MODULE,
+            CompletionKind::Key => lsp::CompletionItemKind::VALUE,
         }),
+        filter_text: item.filter_text.clone(),
         insert_text_format: item.is_snippet.then_some(lsp::InsertTextFormat::SNIPPET),
         detail: item.detail.clone(),
         text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {

@@ -99,7 +99,7 @@ impl State {
         F: FnOnce(&Snapshot, FilePosition, &LineIndex) -> Cancellable<Option<T>> + Send + 'static,
     {
         let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
-        self.with_analysis(move |snap| {
+        self.run_on_snapshot(Some(p.text_document.uri.clone()), move |snap| {
             let a = &snap.analysis;
             let Some(file) = a.file_id(&path)? else { return Ok(None) };
             let Some(index) = a.line_index(file)? else { return Ok(None) };
@@ -114,9 +114,27 @@ impl State {
         T: Send + 'static,
         F: FnOnce(&Snapshot) -> Cancellable<T> + Send + 'static,
     {
+        self.run_on_snapshot(None, f).await
+    }
+
+    /// [`State::with_analysis`], after bringing the analysis up to the newest text of `document`: a request must
+    /// see the edits sent before it, but the `didChange` that carried them may still be on its way to the host
+    /// (notifications and requests are handled concurrently).
+    async fn run_on_snapshot<T, F>(self: &Arc<Self>, document: Option<Uri>, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Snapshot) -> Cancellable<T> + Send + 'static,
+    {
         let state = Arc::clone(self);
         let joined = tokio::task::spawn_blocking(move || {
             std::panic::catch_unwind(AssertUnwindSafe(|| {
+                if let Some(uri) = &document {
+                    let mut host = state.lock_host();
+                    let change = state.newest_text(uri, &mut host);
+                    if !change.files.is_empty() {
+                        host.host.apply_change(change);
+                    }
+                }
                 let snap = state.snapshot();
                 f(&snap)
             }))
@@ -159,19 +177,21 @@ impl State {
     /// Sends the latest text of an open document to the analysis (whichever edit task gets here first applies
     /// the newest text, so edits can never be applied out of order).
     pub async fn sync_document(self: &Arc<Self>, uri: Uri) {
-        let Some(path) = uri_to_path(&uri) else { return };
-        self.apply(move |state, host| {
-            let mut change = Change::default();
-            if let (Some(text), Some(version)) = (state.docs.text(&uri), state.docs.version(&uri)) {
-                if host.versions.get(&path) == Some(&version) {
-                    return change;
-                }
-                host.versions.insert(path.clone(), version);
-                change.files.push((path, Ok(text)));
+        self.apply(move |state, host| state.newest_text(&uri, host)).await;
+    }
+
+    /// The change that gives the analysis the document's newest text, empty when it already has it.
+    fn newest_text(&self, uri: &Uri, host: &mut Host) -> Change {
+        let mut change = Change::default();
+        let Some(path) = uri_to_path(uri) else { return change };
+        if let (Some(text), Some(version)) = (self.docs.text(uri), self.docs.version(uri)) {
+            if host.versions.get(&path) == Some(&version) {
+                return change;
             }
-            change
-        })
-        .await;
+            host.versions.insert(path.clone(), version);
+            change.files.push((path, Ok(text)));
+        }
+        change
     }
 }
 

@@ -249,3 +249,33 @@ async fn malformed_input_is_answered_and_the_server_keeps_serving() {
     assert!(h["contents"]["value"].as_str().unwrap().contains("\n1\n"), "{h}");
     c.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn instance_key_completion_replaces_the_typed_key() {
+    let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"b\", \"a\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"x\" {\n  for_each = toset([\"a\"])\n  provider = aws.by_region[\"\"]\n}\n";
+    let mut c = TestClient::start();
+    c.initialize(None, json!({})).await;
+    let doc = "file:///lsp-test/keys/main.tf";
+    c.open(doc, text).await;
+    c.notify("textDocument/didChange", change(1, doc, Some([7, 28, 7, 28]), "a")).await;
+    let at = json!({"textDocument": {"uri": doc}, "position": {"line": 7, "character": 29}});
+    // Right after the change: the request must see it.
+    let items = c.request("textDocument/completion", at).await;
+    let got: Vec<(&str, &str, &str)> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (i["label"].as_str().unwrap(), i["sortText"].as_str().unwrap(), i["textEdit"]["newText"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(got, [("each.key", "0000", "each.key"), ("\"a\"", "0001", "\"a\""), ("\"b\"", "0002", "\"b\"")]);
+    // `"a"` plus the closing quote already there.
+    assert_eq!(
+        items[1]["textEdit"]["range"],
+        json!({"start": {"line": 7, "character": 27}, "end": {"line": 7, "character": 30}})
+    );
+    assert_eq!(items[1]["filterText"], "\"a\"");
+    assert_eq!(items[1]["kind"], 12);
+    c.shutdown().await;
+}

@@ -1,4 +1,5 @@
-//! Completion after `each.`, `var.` and `local.`.
+//! Completion after `each.`, `var.` and `local.`, after `provider = `, and of instance keys inside
+//! `aws.by_region[` (`key_completion.rs`).
 //!
 //! The trigger is read from the text before the cursor, not from the tree: while the user types, `each.` alone is
 //! a syntax error and the tree has no expression there.
@@ -8,6 +9,7 @@ use foreach_syntax::{TextRange, TextSize};
 use crate::db::{Db, Workspace, module};
 use crate::providers::config::known_addresses;
 
+use super::key_completion::instance_key_completions;
 use super::{FilePosition, dir_of, source_file};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +17,8 @@ pub enum CompletionKind {
     Field,
     Variable,
     Provider,
+    /// A provider instance key.
+    Key,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +31,8 @@ pub struct CompletionItem {
     pub insert_text: String,
     /// `insert_text` is a snippet (`$1` placeholders).
     pub is_snippet: bool,
+    /// What the client matches against the typed text, when not the label.
+    pub filter_text: Option<String>,
 }
 
 pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<CompletionItem> {
@@ -40,6 +46,9 @@ pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<
     let typed_len = before.bytes().rev().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
     let prefix_end = offset - typed_len;
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
+    if let Some(items) = instance_key_completions(db, ws, file, pos) {
+        return items;
+    }
     if let Some(items) = provider_configurations(db, ws, file, line, pos.offset) {
         return items;
     }
@@ -58,6 +67,7 @@ pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<
         replace,
         insert_text: label.to_string(),
         is_snippet: false,
+        filter_text: None,
     };
     match root {
         "each" => vec![
@@ -110,6 +120,7 @@ fn provider_configurations(
                 replace,
                 insert_text: if for_each { format!("{address}[${{1:each.key}}]") } else { address.clone() },
                 is_snippet: for_each,
+                filter_text: None,
             }
         })
         .collect();

@@ -13,6 +13,7 @@ mod hover;
 #[cfg(test)]
 mod incremental;
 mod inlay_hints;
+mod key_completion;
 mod provider_info;
 mod references;
 mod symbols;

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types as lsp;
 use tower_lsp_server::ls_types::*;
 
 use crate::convert;
@@ -17,7 +18,15 @@ pub async fn run(state: &Arc<State>, p: CompletionParams) -> Result<Option<Compl
             if items.is_empty() {
                 return Ok(None);
             }
-            let items = items.iter().map(|i| convert::completion_item(index, i, snap.encoding)).collect();
+            // The analysis orders items (instance keys as OpenTofu orders them); clients sort by `sortText`.
+            let items = items
+                .iter()
+                .enumerate()
+                .map(|(n, i)| lsp::CompletionItem {
+                    sort_text: Some(format!("{n:04}")),
+                    ..convert::completion_item(index, i, snap.encoding)
+                })
+                .collect();
             Ok(Some(CompletionResponse::Array(items)))
         })
         .await
