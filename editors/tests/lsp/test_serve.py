@@ -40,12 +40,33 @@ resource "aws_s3_bucket" "logs" {
 """
 
 
+FIX = """provider "aws" {
+  alias    = "by_region"
+  for_each = toset([
+    "us-east-1",
+    "eu-west-1",
+  ])
+  region = each.key
+}
+
+resource "aws_s3_bucket" "logs" {
+  provider = aws.by_region["ap-south-1"]
+}
+
+resource "aws_s3_bucket" "ok" {
+  provider = aws.by_region["eu-west-1"]
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def workspace():
     d = pathlib.Path(tempfile.mkdtemp(prefix="foreach-ls-e2e-")).resolve()
     (d / "main.tf").write_text(MAIN)
     (d / "keys").mkdir()
     (d / "keys" / "main.tf").write_text(KEYS)
+    (d / "fix").mkdir()
+    (d / "fix" / "main.tf").write_text(FIX)
     (d / "terragrunt.hcl").write_text("this { is not = opentofu\n")
     yield d
     shutil.rmtree(d)
@@ -198,3 +219,36 @@ async def test_instance_key_completion(client: LanguageClient, workspace):
     )
     assert key.filter_text == '"us-east-1"'
     assert key.detail == 'aws.by_region instance: region = "us-east-1"'
+
+
+async def test_key_origin_hover_and_add_key_action(client: LanguageClient, workspace):
+    uri = (workspace / "fix" / "main.tf").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="terraform", version=1, text=FIX)
+        )
+    )
+    diags = await diagnostics_for(client, uri, lambda d: len(d) > 0)
+    assert [d.code for d in diags] == ["unknown-provider-instance"]
+
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=14, character=18)
+        )
+    )
+    assert '"eu-west-1": an element of the list at `main.tf:5`' in hover.contents.value
+
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diags[0].range,
+            context=types.CodeActionContext(diagnostics=diags),
+        )
+    )
+    add = [a for a in actions if a.title == "Add `ap-south-1` to the instances of `aws.by_region`"]
+    assert len(add) == 1
+    edits = add[0].edit.changes[uri]
+    # Inserted after the trailing comma of the last element, on its own line, indented like it.
+    assert [(e.range.start.line, e.range.start.character, e.new_text) for e in edits] == [
+        (4, 16, '\n    "ap-south-1",')
+    ]
