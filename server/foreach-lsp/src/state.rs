@@ -33,6 +33,8 @@ pub struct ClientCaps {
     pub work_done_progress: bool,
     pub pull_diagnostics: bool,
     pub watch_files: bool,
+    /// `completionItem.snippetSupport`: snippets only for clients that expand them.
+    pub snippets: bool,
 }
 
 pub struct State {

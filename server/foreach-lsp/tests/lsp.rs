@@ -279,3 +279,27 @@ async fn instance_key_completion_replaces_the_typed_key() {
     assert_eq!(items[1]["kind"], 12);
     c.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snippets_only_for_clients_that_support_them() {
+    let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"x\" {\n  provider = aws.b\n}\n";
+    for (capabilities, format, new_text) in [
+        (json!({}), 1, "aws.by_region[each.key]"),
+        (
+            json!({"textDocument": {"completion": {"completionItem": {"snippetSupport": true}}}}),
+            2,
+            "aws.by_region[${1:each.key}]",
+        ),
+    ] {
+        let mut c = TestClient::start();
+        c.initialize(None, capabilities).await;
+        let doc = "file:///lsp-test/snippets/main.tf";
+        c.open(doc, text).await;
+        let at = json!({"textDocument": {"uri": doc}, "position": {"line": 6, "character": 18}});
+        let items = c.request("textDocument/completion", at).await;
+        let item = items.as_array().unwrap().iter().find(|i| i["label"] == "aws.by_region").unwrap();
+        assert_eq!(item["insertTextFormat"], format);
+        assert_eq!(item["textEdit"]["newText"], new_text);
+        c.shutdown().await;
+    }
+}

@@ -38,6 +38,13 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
             .and_then(|w| w.did_change_watched_files.as_ref())
             .and_then(|d| d.dynamic_registration)
             .unwrap_or(false),
+        snippets: caps
+            .text_document
+            .as_ref()
+            .and_then(|t| t.completion.as_ref())
+            .and_then(|c| c.completion_item.as_ref())
+            .and_then(|i| i.snippet_support)
+            .unwrap_or(false),
     };
     *state.caps.write().unwrap_or_else(|e| e.into_inner()) = client;
     let pull = client.pull_diagnostics && state.config().pull_diagnostics;
