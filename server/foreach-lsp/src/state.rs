@@ -27,6 +27,20 @@ pub struct Host {
     pub versions: HashMap<String, i32>,
 }
 
+/// A workspace folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    pub path: PathBuf,
+    /// The folder's name, for settings keyed by name.
+    pub name: Option<String>,
+}
+
+impl Root {
+    pub fn of_folder(folder: &tower_lsp_server::ls_types::WorkspaceFolder) -> Option<Root> {
+        Some(Root { path: uri_to_path(&folder.uri)?.into(), name: Some(folder.name.clone()) })
+    }
+}
+
 /// What the client told us it can do.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClientCaps {
@@ -43,7 +57,7 @@ pub struct State {
     pub host: Mutex<Host>,
     pub encoding: RwLock<PositionEncoding>,
     pub config: RwLock<Config>,
-    pub roots: RwLock<Vec<PathBuf>>,
+    pub roots: RwLock<Vec<Root>>,
     pub caps: RwLock<ClientCaps>,
     pub publisher: Publisher,
 }
