@@ -60,6 +60,9 @@ pub struct State {
     pub roots: RwLock<Vec<Root>>,
     pub caps: RwLock<ClientCaps>,
     pub publisher: Publisher,
+    /// Incremented by every (re-)indexing: a run installs its result only if no newer run has started, so
+    /// overlapping re-reads (settings and folders changing quickly) end with the newest roots and settings.
+    pub index_generation: std::sync::atomic::AtomicU64,
 }
 
 /// A snapshot plus the document versions its texts belong to.
@@ -80,6 +83,7 @@ impl State {
             roots: RwLock::new(Vec::new()),
             caps: RwLock::new(ClientCaps::default()),
             publisher: Publisher::default(),
+            index_generation: std::sync::atomic::AtomicU64::new(0),
         }
     }
 

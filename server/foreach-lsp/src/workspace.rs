@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use foreach_analysis::{AnalysisHost, Change, CliVariable, Settings};
 use foreach_load::{LoadOptions, OrderedVar, load, path_string};
@@ -15,8 +16,10 @@ use crate::state::{Root, State};
 
 /// (Re-)reads the whole workspace, then publishes diagnostics.
 pub async fn index(state: &Arc<State>) {
+    let generation = state.index_generation.fetch_add(1, Ordering::SeqCst) + 1;
     let progress = if state.caps().work_done_progress {
-        let token = NumberOrString::String("foreach-ls/index".to_string());
+        // A token per run: a client may refuse one it has seen before.
+        let token = NumberOrString::String(format!("foreach-ls/index/{generation}"));
         match state.client.create_work_done_progress(token.clone()).await {
             Ok(()) => Some(state.client.progress(token, "foreach-ls: indexing").begin().await),
             Err(_) => None,
@@ -36,6 +39,9 @@ pub async fn index(state: &Arc<State>) {
         };
         let files = host.file_count();
         let mut guard = s.lock_host();
+        if s.index_generation.load(Ordering::SeqCst) != generation {
+            return (files, None, false);
+        }
         guard.host = host;
         guard.versions.clear();
         // Open buffers override the disk.
@@ -47,11 +53,17 @@ pub async fn index(state: &Arc<State>) {
             }
         }
         guard.host.apply_change(change);
-        (files, error)
+        (files, error, true)
     })
     .await;
     match result {
-        Ok((files, error)) => {
+        Ok((_, _, false)) => {
+            tracing::debug!("a newer indexing superseded this one");
+            if let Some(p) = progress {
+                p.finish_with_message("superseded").await;
+            }
+        }
+        Ok((files, error, true)) => {
             if let Some(e) = error {
                 state.client.show_message(MessageType::WARNING, format!("foreach-ls: {e}")).await;
             }
