@@ -15,7 +15,7 @@ pub fn undefined_references(module: &Module) -> Vec<Diagnostic> {
     let locals: Vec<&str> = module.locals.iter().map(|l| l.name.as_str()).collect();
     let mut out = Vec::new();
     for (file, r) in collect(module) {
-        let (declared, kind) = match r.root.as_str() {
+        let (declared, kind) = match r.root() {
             "var" => (&vars, "input variable"),
             "local" => (&locals, "local value"),
             _ => continue,
@@ -24,9 +24,9 @@ pub fn undefined_references(module: &Module) -> Vec<Diagnostic> {
         if declared.contains(&name) {
             continue;
         }
-        let mut msg = format!("reference to undeclared {kind} `{}.{name}`", r.root);
+        let mut msg = format!("reference to undeclared {kind} `{}.{name}`", r.root());
         if let Some(s) = closest(name, declared.iter().copied()) {
-            msg.push_str(&format!("; did you mean `{}.{s}`?", r.root));
+            msg.push_str(&format!("; did you mean `{}.{s}`?", r.root()));
         }
         // Underline `var.name`, not any further attribute steps.
         let end = r.root_range.end() + TextSize::of(".") + TextSize::of(name);

@@ -24,7 +24,7 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
     let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
     let m = module(db, dir);
     let name = at.reference.attr(0).unwrap_or_default();
-    match at.reference.root.as_str() {
+    match at.reference.root() {
         "var" => m
             .variables
             .iter()

@@ -42,11 +42,11 @@ pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Hov
     let parsed = parse(db, file);
     let at = reference_at(&parsed.body, pos.offset)?;
     let r = &at.reference;
-    if r.root == "each" {
+    if r.root() == "each" {
         return each_hover(db, ws, file, pos, r);
     }
     let name = r.attr(0)?;
-    let kind = match r.root.as_str() {
+    let kind = match r.root() {
         "var" => Kind::Variable,
         "local" => Kind::Local,
         _ => return None,
@@ -57,7 +57,7 @@ pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Hov
         Kind::Variable => m.variable(name).is_some(),
         Kind::Local => m.local(name).is_some(),
     };
-    let title = format!("{}.{name}", r.root);
+    let title = format!("{}.{name}", r.root());
     if !declared {
         return Some(HoverResult { range: r.range, markdown: format!("`{title}` is not declared in this module") });
     }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Block, Expr, Ident};
+use smol_str::SmolStr;
 
 use crate::base::{FileId, FileRange};
 use crate::model::refs::Reference;
@@ -146,8 +147,8 @@ impl ResourceMode {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resource {
     pub mode: ResourceMode,
-    pub ty: String,
-    pub name: String,
+    pub ty: SmolStr,
+    pub name: SmolStr,
     pub site: BlockSite,
     pub for_each: OptArg,
     pub count: OptArg,

@@ -4,6 +4,7 @@
 //! It reports nothing about cross-item consistency (that needs the whole module) except shape errors local to a
 //! block, such as a `variable` without a name.
 
+use smol_str::SmolStr;
 use std::sync::Arc;
 
 use foreach_syntax::ast::{Attribute, Block, Body, ExprKind, Structure, TraversalOp};
@@ -192,8 +193,8 @@ fn lower_resource(file: FileId, block: &Block, mode: ResourceMode) -> Resource {
     let enabled = lifecycle_enabled(file, block);
     Resource {
         mode,
-        ty: block.labels[0].value.clone(),
-        name: block.labels[1].value.clone(),
+        ty: SmolStr::new(&block.labels[0].value),
+        name: SmolStr::new(&block.labels[1].value),
         site: site(file, block, 1),
         for_each: get("for_each"),
         count: get("count"),
@@ -301,6 +302,8 @@ fn provider_alias_traversal(e: &foreach_syntax::ast::Expr) -> Option<(String, St
 fn body_refs(file: FileId, body: &Body, skip: &[&str]) -> BodyRefs {
     let mut refs = Vec::new();
     collect_body_refs(body, skip, &mut Vec::new(), &mut refs);
+    // Summaries live as long as the workspace: drop the growth slack (often half the vector).
+    refs.shrink_to_fit();
     BodyRefs { file, refs }
 }
 

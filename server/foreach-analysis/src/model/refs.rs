@@ -9,12 +9,15 @@ use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, Template, TemplatePart, Tra
 use smol_str::SmolStr;
 
 /// One reference: a root name and the attribute steps that follow it directly (at most two are kept, enough to
-/// identify `var.x`, `local.y`, `each.key`, `module.m.out` or `aws_vpc.main.id`). Names are inline small strings:
-/// a large workspace holds millions of references, and heap strings would dominate its memory.
+/// identify `var.x`, `local.y`, `each.key`, `module.m.out` or `aws_vpc.main.id`).
+///
+/// Stored as one dotted inline string plus ranges (40 bytes): a large workspace holds millions of references, and
+/// a root and two attribute names as separate strings (88 bytes, often with heap strings) dominated the memory of a
+/// `check` run. Names are identifiers, so splitting the path at `.` recovers them exactly.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reference {
-    pub root: SmolStr,
-    pub attrs: [Option<SmolStr>; 2],
+    /// `root` or `root.attr` or `root.attr.attr`.
+    path: SmolStr,
     /// The root name and the kept attribute steps.
     pub range: TextRange,
     /// The range of the root name alone.
@@ -22,18 +25,28 @@ pub struct Reference {
 }
 
 impl Reference {
+    pub fn new(root: &str, attrs: &[&str], range: TextRange, root_range: TextRange) -> Reference {
+        let mut path = smol_str::SmolStrBuilder::new();
+        path.push_str(root);
+        for a in attrs.iter().take(2) {
+            path.push('.');
+            path.push_str(a);
+        }
+        Reference { path: path.finish(), range, root_range }
+    }
+
+    /// The root name: `var`, `local`, `each`, `module`, a resource type…
+    pub fn root(&self) -> &str {
+        self.path.split('.').next().unwrap_or_default()
+    }
+
     pub fn attr(&self, index: usize) -> Option<&str> {
-        self.attrs.get(index).and_then(|a| a.as_deref())
+        self.path.split('.').nth(index + 1)
     }
 
     /// `var.x` style rendering of the kept part.
-    pub fn display(&self) -> String {
-        let mut s = self.root.to_string();
-        for a in self.attrs.iter().flatten() {
-            s.push('.');
-            s.push_str(a);
-        }
-        s
+    pub fn display(&self) -> &str {
+        &self.path
     }
 }
 
@@ -64,22 +77,22 @@ impl Walker {
                     self.expr(&item.value);
                 }
             }
-            ExprKind::Variable(ident) => self.push(&ident.name, ident.range, [None, None], expr.range),
+            ExprKind::Variable(ident) => self.push(&ident.name, ident.range, &[], expr.range),
             ExprKind::Traversal { base, steps } => {
                 if let ExprKind::Variable(root) = &base.kind {
-                    let mut attrs: [Option<SmolStr>; 2] = [None, None];
+                    let mut attrs: Vec<&str> = Vec::with_capacity(2);
                     let mut end = root.range.end();
-                    for (slot, step) in attrs.iter_mut().zip(steps.iter()) {
+                    for step in steps.iter().take(2) {
                         match &step.op {
                             TraversalOp::GetAttr(a) => {
-                                *slot = Some(SmolStr::new(&a.name));
+                                attrs.push(&a.name);
                                 end = step.range.end();
                             }
                             _ => break,
                         }
                     }
                     let range = TextRange::new(root.range.start(), end);
-                    self.push(&root.name, root.range, attrs, range);
+                    self.push(&root.name, root.range, &attrs, range);
                 } else {
                     self.expr(base);
                 }
@@ -153,10 +166,10 @@ impl Walker {
         self.bound.truncate(len - n);
     }
 
-    fn push(&mut self, root: &str, root_range: TextRange, attrs: [Option<SmolStr>; 2], range: TextRange) {
+    fn push(&mut self, root: &str, root_range: TextRange, attrs: &[&str], range: TextRange) {
         if self.bound.iter().any(|b| b == root) {
             return;
         }
-        self.out.push(Reference { root: SmolStr::new(root), attrs, range, root_range });
+        self.out.push(Reference::new(root, attrs, range, root_range));
     }
 }

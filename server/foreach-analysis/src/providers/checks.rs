@@ -111,7 +111,7 @@ fn duplicates(module: &Module, out: &mut Vec<Diagnostic>) {
 
 fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
     let mut report = |refs: &BodyRefs, block: &str| {
-        for r in refs.refs.iter().filter(|r| r.root == "each") {
+        for r in refs.refs.iter().filter(|r| r.root() == "each") {
             out.push(Diagnostic::new(
                 Code::EachOutsideForEach,
                 FileRange::new(refs.file, r.range),
