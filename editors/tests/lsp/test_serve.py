@@ -40,19 +40,41 @@ resource "aws_s3_bucket" "logs" {
 """
 
 
+FIX = """provider "aws" {
+  alias    = "by_region"
+  for_each = toset([
+    "us-east-1",
+    "eu-west-1",
+  ])
+  region = each.key
+}
+
+resource "aws_s3_bucket" "logs" {
+  provider = aws.by_region["ap-south-1"]
+}
+
+resource "aws_s3_bucket" "ok" {
+  provider = aws.by_region["eu-west-1"]
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def workspace():
     d = pathlib.Path(tempfile.mkdtemp(prefix="foreach-ls-e2e-")).resolve()
     (d / "main.tf").write_text(MAIN)
     (d / "keys").mkdir()
     (d / "keys" / "main.tf").write_text(KEYS)
+    (d / "fix").mkdir()
+    (d / "fix" / "main.tf").write_text(FIX)
     (d / "terragrunt.hcl").write_text("this { is not = opentofu\n")
     yield d
     shutil.rmtree(d)
 
 
 @pytest_lsp.fixture(
-    params=["neovim", "visual-studio-code"],
+    # The last: Neovim's capabilities without snippet support (as with `snippetSupport = false` in a config).
+    params=["neovim", "visual-studio-code", "neovim-without-snippets"],
     config=ClientServerConfig(server_command=[SERVER, "serve"]),
 )
 async def client(request, lsp_client: LanguageClient, workspace):
@@ -62,8 +84,11 @@ async def client(request, lsp_client: LanguageClient, workspace):
         assert params.registrations[0].method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
         return None
 
+    capabilities = client_capabilities(request.param.removesuffix("-without-snippets"))
+    if request.param.endswith("-without-snippets"):
+        capabilities.text_document.completion.completion_item.snippet_support = False
     params = types.InitializeParams(
-        capabilities=client_capabilities(request.param),
+        capabilities=capabilities,
         root_uri=workspace.as_uri(),
         workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
     )
@@ -198,3 +223,84 @@ async def test_instance_key_completion(client: LanguageClient, workspace):
     )
     assert key.filter_text == '"us-east-1"'
     assert key.detail == 'aws.by_region instance: region = "us-east-1"'
+
+
+async def test_key_origin_hover_and_add_key_action(client: LanguageClient, workspace):
+    uri = (workspace / "fix" / "main.tf").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="terraform", version=1, text=FIX)
+        )
+    )
+    diags = await diagnostics_for(client, uri, lambda d: len(d) > 0)
+    assert [d.code for d in diags] == ["unknown-provider-instance"]
+
+    hover = await client.text_document_hover_async(
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=14, character=18)
+        )
+    )
+    assert '"eu-west-1": an element of the list at `main.tf:5`' in hover.contents.value
+
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diags[0].range,
+            context=types.CodeActionContext(diagnostics=diags),
+        )
+    )
+    add = [a for a in actions if a.title == "Add `ap-south-1` to the instances of `aws.by_region`"]
+    assert len(add) == 1
+    edits = add[0].edit.changes[uri]
+    # Inserted after the trailing comma of the last element, on its own line, indented like it.
+    assert [(e.range.start.line, e.range.start.character, e.new_text) for e in edits] == [
+        (4, 16, '\n    "ap-south-1",')
+    ]
+
+
+async def test_snippets_follow_the_client_capabilities(client: LanguageClient, workspace):
+    # Indexing runs in the background: wait until the module's provider block is known (its file reports).
+    await diagnostics_for(client, (workspace / "keys" / "main.tf").as_uri(), lambda d: len(d) > 0)
+    uri = (workspace / "keys" / "snippet.tf").as_uri()
+    text = 'resource "aws_s3_bucket" "s" {\n  provider = aws.b\n}\n'
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="terraform", version=1, text=text)
+        )
+    )
+    items = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=18)
+        )
+    )
+    items = items.items if hasattr(items, "items") else items
+    item = next(i for i in items if i.label == "aws.by_region")
+    if client.capabilities.text_document.completion.completion_item.snippet_support:
+        assert item.insert_text_format == types.InsertTextFormat.Snippet
+        assert item.text_edit.new_text == "aws.by_region[${1:each.key}]"
+    else:
+        assert item.insert_text_format == types.InsertTextFormat.PlainText
+        assert item.text_edit.new_text == "aws.by_region[each.key]"
+
+
+async def test_workspace_folders_change_at_runtime(client: LanguageClient, workspace):
+    extra = pathlib.Path(tempfile.mkdtemp(prefix="foreach-ls-e2e-extra-")).resolve()
+    try:
+        (extra / "main.tf").write_text("locals {\n  x = local.missing\n}\n")
+        uri = (extra / "main.tf").as_uri()
+        folder = types.WorkspaceFolder(uri=extra.as_uri(), name="extra")
+        client.workspace_did_change_workspace_folders(
+            types.DidChangeWorkspaceFoldersParams(
+                event=types.WorkspaceFoldersChangeEvent(added=[folder], removed=[])
+            )
+        )
+        diags = await diagnostics_for(client, uri, lambda d: len(d) > 0)
+        assert [d.code for d in diags] == ["undefined-reference"]
+        client.workspace_did_change_workspace_folders(
+            types.DidChangeWorkspaceFoldersParams(
+                event=types.WorkspaceFoldersChangeEvent(added=[], removed=[folder])
+            )
+        )
+        await diagnostics_for(client, uri, lambda d: len(d) == 0)
+    finally:
+        shutil.rmtree(extra)

@@ -70,7 +70,10 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
         let m = module(db, dir);
         out.extend(m.diagnostics.iter().cloned());
         out.extend(undefined_references(&m));
-        out.extend(module_provider_checks(&m));
+        let mut provider_diags = module_provider_checks(&m);
+        let file_text = |id| dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db).clone(), f.kind(db)));
+        crate::fixes::add_alias::attach(&m, &mut provider_diags, &file_text);
+        out.extend(provider_diags);
         for (shadowed, winner) in &m.shadowed {
             let winner_name = dir
                 .files(db)

@@ -7,6 +7,9 @@ pub enum CliVariable {
     File(String),
     /// `--var NAME=VALUE`: the raw text after `=`.
     Value { name: String, value: String },
+    /// A file or value that applies only to the root modules in the directory `under` or below it (the language
+    /// server's settings for one workspace folder). `var` is a `File` or a `Value`.
+    Scoped { under: String, var: Box<CliVariable> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -95,12 +95,26 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
     let files_by_path: HashMap<&String, SourceFile> =
         ws.dirs(db).iter().flat_map(|d| d.files(db).iter()).map(|f| (f.path(db), *f)).collect();
     for (position, v) in settings.cli_variables.iter().enumerate() {
+        // A scoped entry applies to the roots under its directory; its undeclared names are reported when it
+        // applies to a single root.
+        let (v, warn_undeclared) = match v {
+            CliVariable::Scoped { under, var } => {
+                if !is_under(dir.path(db), under) {
+                    continue;
+                }
+                let tree = crate::tree::module_tree(db, ws);
+                let roots = tree.roots.iter().filter(|r| is_under(tree.node(**r).dir.path(db), under)).count();
+                (&**var, roots <= 1)
+            }
+            v => (v, single_root),
+        };
         match v {
             CliVariable::File(path) => {
                 if let Some(file) = files_by_path.get(path) {
-                    apply_file(db, *file, &declared, single_root, &mut out);
+                    apply_file(db, *file, &declared, warn_undeclared, &mut out);
                 }
             }
+            CliVariable::Scoped { .. } => {}
             CliVariable::Value { name, value } => {
                 out.values.insert(
                     name.clone(),
@@ -110,6 +124,12 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
         }
     }
     Arc::new(out)
+}
+
+/// `path` is `dir` or inside it.
+fn is_under(path: &str, dir: &str) -> bool {
+    let dir = dir.trim_end_matches('/');
+    path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
 }
 
 fn apply_file(

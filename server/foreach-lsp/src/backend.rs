@@ -48,6 +48,10 @@ impl LanguageServer for Backend {
         handlers::did_change_watched_files::run(&self.state, p).await
     }
 
+    async fn did_change_workspace_folders(&self, p: DidChangeWorkspaceFoldersParams) {
+        handlers::did_change_workspace_folders::run(&self.state, p).await
+    }
+
     async fn did_change_configuration(&self, p: DidChangeConfigurationParams) {
         handlers::did_change_configuration::run(&self.state, p).await
     }

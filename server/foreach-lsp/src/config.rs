@@ -26,6 +26,18 @@ pub struct Config {
     pub pull_diagnostics: bool,
     /// Quiet time before diagnostics are recomputed after a change, in milliseconds (at most 50).
     pub debounce_ms: Option<u64>,
+    /// Settings of one workspace folder, keyed by the folder's URI, absolute path or name.
+    pub folders: BTreeMap<String, FolderConfig>,
+}
+
+/// What applies only to the root modules of one workspace folder (after the workspace-wide settings).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct FolderConfig {
+    /// `.tfvars` files, in order; relative paths are resolved in the folder.
+    pub var_files: Vec<String>,
+    /// `NAME = VALUE` as with `--var`.
+    pub variables: BTreeMap<String, String>,
 }
 
 impl Config {
@@ -56,6 +68,22 @@ impl Config {
             || self.variables != other.variables
             || self.workspace != other.workspace
             || self.exclude != other.exclude
+            || self.folders != other.folders
+    }
+
+    /// The settings of the workspace folder at `path` (named `name`), if any.
+    pub fn folder(&self, path: &std::path::Path, name: Option<&str>) -> Option<&FolderConfig> {
+        self.folders.iter().find_map(|(key, f)| {
+            let by_uri = key.starts_with("file:")
+                && key
+                    .parse::<tower_lsp_server::ls_types::Uri>()
+                    .ok()
+                    .as_ref()
+                    .and_then(crate::convert::uri_to_path)
+                    .is_some_and(|p| std::path::Path::new(&p) == path);
+            let matches = by_uri || std::path::Path::new(key) == path || name == Some(key.as_str());
+            matches.then_some(f)
+        })
     }
 }
 
@@ -73,5 +101,19 @@ mod tests {
         assert_eq!(c.severity_for("undefined-reference", Severity::Error), None);
         assert_eq!(Config::from_json(&serde_json::json!({"varFiles": ["a.tfvars"]})).var_files, ["a.tfvars"]);
         assert_eq!(Config::from_json(&serde_json::json!({"varFiles": 3})), Config::default());
+    }
+
+    #[test]
+    fn folder_settings_by_uri_path_or_name() {
+        let c = Config::from_json(&serde_json::json!({"folders": {
+            "file:///ws/a": {"varFiles": ["a.tfvars"]},
+            "/ws/b": {"variables": {"x": "1"}},
+            "c": {"varFiles": ["c.tfvars"]}
+        }}));
+        let at = |p: &str, name: Option<&str>| c.folder(std::path::Path::new(p), name).cloned();
+        assert_eq!(at("/ws/a", None).unwrap().var_files, ["a.tfvars"]);
+        assert_eq!(at("/ws/b", None).unwrap().variables["x"], "1");
+        assert_eq!(at("/elsewhere", Some("c")).unwrap().var_files, ["c.tfvars"]);
+        assert_eq!(at("/ws/d", Some("d")), None);
     }
 }

@@ -159,7 +159,12 @@ pub fn symbol(index: &LineIndex, s: &Symbol, enc: PositionEncoding) -> lsp::Docu
     }
 }
 
-pub fn completion_item(index: &LineIndex, item: &AItem, enc: PositionEncoding) -> lsp::CompletionItem {
+/// A completion item; `snippets` is whether the client declared `completionItem.snippetSupport` (without it a
+/// snippet is sent as the plain text it expands to with its defaults).
+pub fn completion_item(index: &LineIndex, item: &AItem, enc: PositionEncoding, snippets: bool) -> lsp::CompletionItem {
+    let snippet = item.is_snippet && snippets;
+    let new_text =
+        if item.is_snippet && !snippets { snippet_to_plain(&item.insert_text) } else { item.insert_text.clone() };
     lsp::CompletionItem {
         label: item.label.clone(),
         kind: Some(match item.kind {
@@ -169,12 +174,98 @@ pub fn completion_item(index: &LineIndex, item: &AItem, enc: PositionEncoding) -
             CompletionKind::Key => lsp::CompletionItemKind::VALUE,
         }),
         filter_text: item.filter_text.clone(),
-        insert_text_format: item.is_snippet.then_some(lsp::InsertTextFormat::SNIPPET),
+        insert_text_format: Some(if snippet {
+            lsp::InsertTextFormat::SNIPPET
+        } else {
+            lsp::InsertTextFormat::PLAIN_TEXT
+        }),
         detail: item.detail.clone(),
         text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
             range: range(index, item.replace, enc),
-            new_text: item.insert_text.clone(),
+            new_text,
         })),
         ..Default::default()
+    }
+}
+
+/// The text a snippet inserts with every placeholder at its default: `${1:each.key}` -> `each.key`, `$0` -> ``,
+/// `\$` -> `$` (the LSP snippet grammar's escapes; choices `${1|a,b|}` take their first option).
+pub fn snippet_to_plain(snippet: &str) -> String {
+    let mut out = String::with_capacity(snippet.len());
+    let mut chars = snippet.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                }
+            }
+            '$' if chars.peek().is_some_and(char::is_ascii_digit) => {
+                while chars.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                }
+            }
+            '$' if chars.peek() == Some(&'{') => {
+                chars.next();
+                while chars.peek().is_some_and(char::is_ascii_digit) {
+                    chars.next();
+                }
+                match chars.next() {
+                    Some(':') => {}
+                    Some('|') => {
+                        // A choice: keep the first option.
+                        let mut first = true;
+                        for c in chars.by_ref() {
+                            match c {
+                                '|' => break,
+                                ',' => first = false,
+                                c if first => out.push(c),
+                                _ => {}
+                            }
+                        }
+                        chars.next(); // `}`
+                        continue;
+                    }
+                    _ => continue, // `${1}`
+                }
+                // The default may hold nested placeholders and escapes: copy it up to the matching `}`.
+                let mut depth = 1;
+                let mut inner = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            inner.push('\\');
+                            if let Some(n) = chars.next() {
+                                inner.push(n);
+                            }
+                            continue;
+                        }
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    inner.push(c);
+                }
+                out.push_str(&snippet_to_plain(&inner));
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod snippet_tests {
+    use super::snippet_to_plain;
+
+    #[test]
+    fn snippets_as_plain_text() {
+        assert_eq!(snippet_to_plain("aws.by_region[${1:each.key}]"), "aws.by_region[each.key]");
+        assert_eq!(snippet_to_plain("a$0b$12 \\$x ${2} ${3|one,two|} ${4:x${5:y}}"), "ab $x  one xy");
     }
 }

@@ -27,12 +27,28 @@ pub struct Host {
     pub versions: HashMap<String, i32>,
 }
 
+/// A workspace folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Root {
+    pub path: PathBuf,
+    /// The folder's name, for settings keyed by name.
+    pub name: Option<String>,
+}
+
+impl Root {
+    pub fn of_folder(folder: &tower_lsp_server::ls_types::WorkspaceFolder) -> Option<Root> {
+        Some(Root { path: uri_to_path(&folder.uri)?.into(), name: Some(folder.name.clone()) })
+    }
+}
+
 /// What the client told us it can do.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClientCaps {
     pub work_done_progress: bool,
     pub pull_diagnostics: bool,
     pub watch_files: bool,
+    /// `completionItem.snippetSupport`: snippets only for clients that expand them.
+    pub snippets: bool,
 }
 
 pub struct State {
@@ -41,9 +57,12 @@ pub struct State {
     pub host: Mutex<Host>,
     pub encoding: RwLock<PositionEncoding>,
     pub config: RwLock<Config>,
-    pub roots: RwLock<Vec<PathBuf>>,
+    pub roots: RwLock<Vec<Root>>,
     pub caps: RwLock<ClientCaps>,
     pub publisher: Publisher,
+    /// Incremented by every (re-)indexing: a run installs its result only if no newer run has started, so
+    /// overlapping re-reads (settings and folders changing quickly) end with the newest roots and settings.
+    pub index_generation: std::sync::atomic::AtomicU64,
 }
 
 /// A snapshot plus the document versions its texts belong to.
@@ -64,6 +83,7 @@ impl State {
             roots: RwLock::new(Vec::new()),
             caps: RwLock::new(ClientCaps::default()),
             publisher: Publisher::default(),
+            index_generation: std::sync::atomic::AtomicU64::new(0),
         }
     }
 

@@ -2,21 +2,24 @@
 //! `check`: `.gitignore`, skipped tool caches, exclude globs), then lays the open documents over the disk texts.
 //! Reports `$/progress` when the client supports work-done progress.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
-use foreach_analysis::{AnalysisHost, Change};
-use foreach_load::{LoadOptions, OrderedVar, load};
+use foreach_analysis::{AnalysisHost, Change, CliVariable, Settings};
+use foreach_load::{LoadOptions, OrderedVar, load, path_string};
 use tower_lsp_server::ls_types::{MessageType, NumberOrString};
 
 use crate::config::Config;
 use crate::convert::uri_to_path;
-use crate::state::State;
+use crate::state::{Root, State};
 
 /// (Re-)reads the whole workspace, then publishes diagnostics.
 pub async fn index(state: &Arc<State>) {
+    let generation = state.index_generation.fetch_add(1, Ordering::SeqCst) + 1;
     let progress = if state.caps().work_done_progress {
-        let token = NumberOrString::String("foreach-ls/index".to_string());
+        // A token per run: a client may refuse one it has seen before.
+        let token = NumberOrString::String(format!("foreach-ls/index/{generation}"));
         match state.client.create_work_done_progress(token.clone()).await {
             Ok(()) => Some(state.client.progress(token, "foreach-ls: indexing").begin().await),
             Err(_) => None,
@@ -36,6 +39,9 @@ pub async fn index(state: &Arc<State>) {
         };
         let files = host.file_count();
         let mut guard = s.lock_host();
+        if s.index_generation.load(Ordering::SeqCst) != generation {
+            return (files, None, false);
+        }
         guard.host = host;
         guard.versions.clear();
         // Open buffers override the disk.
@@ -47,11 +53,17 @@ pub async fn index(state: &Arc<State>) {
             }
         }
         guard.host.apply_change(change);
-        (files, error)
+        (files, error, true)
     })
     .await;
     match result {
-        Ok((files, error)) => {
+        Ok((_, _, false)) => {
+            tracing::debug!("a newer indexing superseded this one");
+            if let Some(p) = progress {
+                p.finish_with_message("superseded").await;
+            }
+        }
+        Ok((files, error, true)) => {
             if let Some(e) = error {
                 state.client.show_message(MessageType::WARNING, format!("foreach-ls: {e}")).await;
             }
@@ -65,21 +77,22 @@ pub async fn index(state: &Arc<State>) {
     state.publisher.schedule();
 }
 
-fn load_roots(roots: &[PathBuf], config: &Config) -> Result<AnalysisHost, String> {
+fn load_roots(roots: &[Root], config: &Config) -> Result<AnalysisHost, String> {
     if roots.is_empty() {
         return Ok(AnalysisHost::new());
     }
-    let mut ordered_vars = Vec::new();
-    for file in &config.var_files {
-        let p = PathBuf::from(file);
-        if p.is_absolute() {
-            ordered_vars.push(OrderedVar::File(p));
-        } else {
-            ordered_vars.extend(roots.iter().map(|r| r.join(&p)).filter(|p| p.is_file()).map(OrderedVar::File));
-        }
-    }
+    // Everything to load, in order, each with the folder it is limited to (`None`: every root).
+    let mut vars: Vec<(OrderedVar, Option<&Path>)> = Vec::new();
+    add_files(roots, &config.var_files, None, &mut vars);
     for (name, value) in &config.variables {
-        ordered_vars.push(OrderedVar::Var(format!("{name}={value}")));
+        vars.push((OrderedVar::Var(format!("{name}={value}")), None));
+    }
+    for root in roots {
+        let Some(folder) = config.folder(&root.path, root.name.as_deref()) else { continue };
+        add_files(roots, &folder.var_files, Some(root), &mut vars);
+        for (name, value) in &folder.variables {
+            vars.push((OrderedVar::Var(format!("{name}={value}")), Some(root.path.as_path())));
+        }
     }
     let env_vars: Vec<(String, String)> =
         std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|n| (n.to_string(), v))).collect();
@@ -88,7 +101,71 @@ fn load_roots(roots: &[PathBuf], config: &Config) -> Result<AnalysisHost, String
         .clone()
         .or_else(|| std::env::var("TF_WORKSPACE").ok())
         .unwrap_or_else(|| "default".to_string());
-    let opts =
-        LoadOptions { paths: roots, excludes: &config.exclude, ordered_vars: &ordered_vars, env_vars, workspace_name };
-    load(&opts).map(|l| l.host).map_err(|e| e.0)
+    let paths: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
+    let ordered_vars: Vec<OrderedVar> = vars.iter().map(|(v, _)| v.clone()).collect();
+    let opts = LoadOptions {
+        paths: &paths,
+        excludes: &config.exclude,
+        ordered_vars: &ordered_vars,
+        env_vars: env_vars.clone(),
+        workspace_name: workspace_name.clone(),
+    };
+    let mut host = load(&opts).map(|l| l.host).map_err(|e| e.0)?;
+    if vars.iter().any(|(_, only)| only.is_some()) {
+        // The loader read the files and applies every variable to every root; limit each folder's own.
+        host.apply_change(Change {
+            settings: Some(scoped_settings(&vars, env_vars, workspace_name)?),
+            ..Change::default()
+        });
+    }
+    Ok(host)
+}
+
+/// Var files from settings, each with the folder it is limited to. A relative path names a file in each folder
+/// (or in the one folder `only`), for that folder's roots; an absolute one applies wherever `only` says.
+fn add_files<'a>(
+    roots: &'a [Root],
+    list: &[String],
+    only: Option<&'a Root>,
+    vars: &mut Vec<(OrderedVar, Option<&'a Path>)>,
+) {
+    for file in list {
+        let p = PathBuf::from(file);
+        if p.is_absolute() {
+            vars.push((OrderedVar::File(p), only.map(|r| r.path.as_path())));
+            continue;
+        }
+        for root in roots.iter().filter(|r| only.is_none_or(|o| o.path == r.path)) {
+            let candidate = root.path.join(&p);
+            if candidate.is_file() {
+                vars.push((OrderedVar::File(candidate), Some(root.path.as_path())));
+            }
+        }
+    }
+}
+
+/// The analysis settings for `vars`, as the loader builds them (canonical var file paths), with the entries of
+/// one folder wrapped in [`CliVariable::Scoped`].
+fn scoped_settings(
+    vars: &[(OrderedVar, Option<&Path>)],
+    env_variables: Vec<(String, String)>,
+    workspace_name: String,
+) -> Result<Settings, String> {
+    let canonical = |p: &Path| p.canonicalize().map(|c| path_string(&c)).map_err(|e| format!("`{}`: {e}", p.display()));
+    let mut cli_variables = Vec::new();
+    for (v, only) in vars {
+        let var = match v {
+            OrderedVar::File(p) => CliVariable::File(canonical(p)?),
+            OrderedVar::Var(text) => {
+                let (name, value) = text.split_once('=').unwrap_or((text, ""));
+                CliVariable::Value { name: name.trim().to_string(), value: value.to_string() }
+            }
+        };
+        cli_variables.push(match only {
+            Some(dir) => CliVariable::Scoped { under: canonical(dir)?, var: Box::new(var) },
+            None => var,
+        });
+    }
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    Ok(Settings { cli_variables, env_variables, workspace_name, cwd: path_string(&cwd) })
 }

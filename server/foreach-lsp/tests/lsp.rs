@@ -279,3 +279,95 @@ async fn instance_key_completion_replaces_the_typed_key() {
     assert_eq!(items[1]["kind"], 12);
     c.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snippets_only_for_clients_that_support_them() {
+    let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"x\" {\n  provider = aws.b\n}\n";
+    for (capabilities, format, new_text) in [
+        (json!({}), 1, "aws.by_region[each.key]"),
+        (
+            json!({"textDocument": {"completion": {"completionItem": {"snippetSupport": true}}}}),
+            2,
+            "aws.by_region[${1:each.key}]",
+        ),
+    ] {
+        let mut c = TestClient::start();
+        c.initialize(None, capabilities).await;
+        let doc = "file:///lsp-test/snippets/main.tf";
+        c.open(doc, text).await;
+        let at = json!({"textDocument": {"uri": doc}, "position": {"line": 6, "character": 18}});
+        let items = c.request("textDocument/completion", at).await;
+        let item = items.as_array().unwrap().iter().find(|i| i["label"] == "aws.by_region").unwrap();
+        assert_eq!(item["insertTextFormat"], format);
+        assert_eq!(item["textEdit"]["newText"], new_text);
+        c.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workspace_folders_added_and_removed_at_runtime() {
+    let ws = workspace(&[
+        ("a/main.tf", "locals {\n  a = local.nope\n}\n"),
+        ("b/main.tf", "locals {\n  b = local.gone\n}\n"),
+    ]);
+    let root = canonical(&ws);
+    let (a, b) = (root.join("a"), root.join("b"));
+    let (a_main, b_main) = (uri(&a.join("main.tf")), uri(&b.join("main.tf")));
+    let mut c = TestClient::start();
+    let r = c.initialize(Some(&a), json!({})).await;
+    assert_eq!(r["capabilities"]["workspace"]["workspaceFolders"]["changeNotifications"], true);
+    assert_eq!(codes(&c.diagnostics_for(&a_main, |d| !d.is_empty()).await), ["undefined-reference"]);
+    c.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({"event": {"added": [{"uri": uri(&b), "name": "b"}], "removed": [{"uri": uri(&a), "name": "ws"}]}}),
+    )
+    .await;
+    // The added folder is indexed and its problems published; the removed one's are cleared.
+    assert_eq!(codes(&c.diagnostics_for(&b_main, |d| !d.is_empty()).await), ["undefined-reference"]);
+    c.diagnostics_for(&a_main, |d| d.is_empty()).await;
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn var_files_and_variables_per_workspace_folder() {
+    let main = "variable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"x\"]\n}\n";
+    let ws = workspace(&[
+        ("a/main.tf", main),
+        ("a/prod.tfvars", "regions = [\"x\"]\n"),
+        ("b/main.tf", main),
+        ("b/prod.tfvars", "regions = [\"y\"]\n"),
+        ("c/main.tf", main),
+    ]);
+    let root = canonical(&ws);
+    let folder = |n: &str| json!({"uri": uri(&root.join(n)), "name": n});
+    let settings = json!({"foreachLs": {"folders": {
+        uri(&root.join("a")): {"varFiles": ["prod.tfvars"]},
+        "b": {"varFiles": ["prod.tfvars"]},
+        root.join("c").to_str().unwrap(): {"variables": {"regions": "[\"x\"]"}}
+    }}});
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": {}, "initializationOptions": settings,
+               "workspaceFolders": [folder("a"), folder("b"), folder("c")]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    // b's own file has no `x`: only b reports it. Each folder's settings apply to its own roots only.
+    let b = c.diagnostics_for(&uri(&root.join("b/main.tf")), |d| !d.is_empty()).await;
+    assert_eq!(codes(&b), ["unknown-provider-instance"]);
+    assert!(b[0]["message"].as_str().unwrap().contains("its instances are `y`"), "{b:?}");
+    // a and c are clean: ask for their diagnostics through a hover that shows the instance.
+    for n in ["a", "c"] {
+        let doc = uri(&root.join(n).join("main.tf"));
+        let hover = c
+            .request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": doc}, "position": {"line": 9, "character": 20}}),
+            )
+            .await;
+        let md = hover["contents"]["value"].as_str().unwrap_or_default().to_string();
+        assert!(md.contains("1 instance:\n- `\"x\"`") && !md.contains("\"y\""), "{n}: {md}");
+    }
+    c.shutdown().await;
+}

@@ -225,6 +225,13 @@ impl ModuleScope {
         Some(self.ensure_variable(idx))
     }
 
+    /// Where the value of `var.NAME` came from when it was supplied from outside the module; `None` when the
+    /// variable is undeclared or nothing was supplied (the declared default applies).
+    pub fn variable_source(&self, name: &str) -> Option<&ValueSource> {
+        let idx = *self.var_index.get(name)?;
+        self.inputs.variables[idx].supplied.as_ref().map(|s| &s.source)
+    }
+
     /// Evaluates every variable and local (what `foreach-ls check` needs to report all errors).
     pub fn evaluate_all(&self) -> ModuleValues {
         let variables = (0..self.inputs.variables.len())

@@ -2,7 +2,10 @@
 //! the original file text so that everything outside the edited range stays byte-for-byte the same. The CLI
 //! (`check --fix`, automatic fixes only) and the language server (code actions) apply them with [`apply_edits`].
 
+pub mod add_alias;
+pub mod add_key;
 pub mod filter_for_each;
+pub mod key_source;
 
 use crate::diagnostics::TextEdit;
 

@@ -123,4 +123,120 @@ mod tests {
         let got: Vec<String> = actions.iter().map(|a| a.title.clone()).collect();
         assert_eq!(got, expected);
     }
+
+    /// The titles of the actions on the first diagnostic with `code`, and each file's text after applying the
+    /// action whose title starts with `pick`; then whether that diagnostic is gone.
+    fn fix(text: &str, code: &str, pick: &str) -> (Vec<String>, Vec<(String, String)>, bool) {
+        let mut f = Fixture::parse(text);
+        let diags = f.host.analysis().diagnostics().unwrap();
+        let d = diags.iter().find(|d| d.code.as_str() == code).unwrap_or_else(|| panic!("no {code} in {diags:?}"));
+        let actions = f.host.analysis().code_actions(d.location.file, d.location.range).unwrap();
+        let titles: Vec<String> =
+            actions.iter().filter(|a| a.diagnostic.code == d.code).map(|a| a.title.clone()).collect();
+        let action = actions.iter().find(|a| a.title.starts_with(pick)).unwrap_or_else(|| panic!("{titles:?}"));
+        let mut changed = Vec::new();
+        for (path, original) in f.files.clone() {
+            let id = f.file_id(&path);
+            let edits: Vec<crate::TextEdit> = action.edits.iter().filter(|e| e.location.file == id).cloned().collect();
+            if !edits.is_empty() {
+                changed.push((path, apply(&original, &edits)));
+            }
+        }
+        f.host.apply_change(Change {
+            files: changed.iter().map(|(p, t)| (p.clone(), Ok(Arc::from(t.as_str())))).collect(),
+            ..Change::default()
+        });
+        let gone = !f.host.analysis().diagnostics().unwrap().iter().any(|d| d.code.as_str() == code);
+        (titles, changed, gone)
+    }
+
+    const USE_C: &str = "resource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"c\"]\n}\n";
+
+    #[test]
+    fn add_a_missing_key_to_a_set_literal() {
+        let text = format!(
+            "provider \"aws\" {{\n  alias    = \"by_region\"\n  for_each = toset([\"a\", \"b\"])\n  region   = each.key\n}}\n{USE_C}"
+        );
+        let (titles, changed, gone) = fix(&text, "unknown-provider-instance", "Add");
+        assert_eq!(
+            titles,
+            [
+                "Use the instance `a`",
+                "Add `c` to the instances of `aws.by_region`",
+                "Ignore `unknown-provider-instance` for this block"
+            ]
+        );
+        assert!(changed[0].1.contains("for_each = toset([\"a\", \"b\", \"c\"])"), "{}", changed[0].1);
+        assert!(gone);
+    }
+
+    #[test]
+    fn add_missing_keys_to_a_multi_line_map_in_a_local() {
+        let text = r#"locals {
+  regions = {
+    a = "us-east-1"
+    b = "eu-west-1" # the last one
+  }
+}
+provider "aws" {
+  alias    = "by_region"
+  for_each = local.regions
+  region   = each.value
+}
+resource "aws_s3_bucket" "b" {
+  for_each = toset(["a", "y", "x"])
+  provider = aws.by_region[each.key]
+}
+"#;
+        let (titles, changed, gone) = fix(text, "unknown-provider-instance", "Add");
+        assert_eq!(titles[0], "Add `x`, `y` to the instances of `aws.by_region` (with the value of `b`)");
+        assert_eq!(
+            changed[0].1,
+            text.replace("# the last one\n", "# the last one\n    x = \"eu-west-1\"\n    y = \"eu-west-1\"\n")
+        );
+        assert!(gone);
+    }
+
+    #[test]
+    fn add_a_missing_key_to_the_tfvars_value_not_the_default() {
+        let text = "#- /main.tf\nvariable \"regions\" {\n  type    = set(string)\n  default = [\"unused\"]\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"c\"]\n}\n#- /terraform.tfvars\nregions = [\n  \"a\",\n  \"b\",\n]\n";
+        let (_, changed, gone) = fix(text, "unknown-provider-instance", "Add");
+        assert_eq!(
+            changed,
+            [("/ws/terraform.tfvars".to_string(), "regions = [\n  \"a\",\n  \"b\",\n  \"c\",\n]\n".to_string())]
+        );
+        assert!(gone);
+    }
+
+    #[test]
+    fn add_a_missing_key_to_a_variable_default() {
+        let text = "variable \"regions\" {\n  default = {}\n}\nvariable \"r\" {\n  default = []\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset(var.r)\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"c\"]\n}\n";
+        let (_, changed, gone) = fix(text, "unknown-provider-instance", "Add");
+        assert!(changed[0].1.contains("default = [\"c\"]"), "{}", changed[0].1);
+        assert!(gone);
+    }
+
+    #[test]
+    fn no_key_fix_when_the_keys_are_computed() {
+        let text = format!(
+            "provider \"aws\" {{\n  alias    = \"by_region\"\n  for_each = {{ for r in [\"a\"] : r => r }}\n  region   = each.key\n}}\n{USE_C}"
+        );
+        let (titles, _, _) = fix(&text, "unknown-provider-instance", "Ignore");
+        assert_eq!(titles, ["Use the instance `a`", "Ignore `unknown-provider-instance` for this block"]);
+    }
+
+    #[test]
+    fn add_alias_uses_the_alias_the_references_use() {
+        let text = "provider \"aws\" {\n  for_each = toset([\"a\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.west[\"a\"]\n}\n";
+        let (titles, changed, gone) = fix(text, "provider-for-each-without-alias", "Add");
+        assert_eq!(titles[0], "Add `alias = \"west\"`");
+        assert!(changed[0].1.starts_with("provider \"aws\" {\n  alias = \"west\"\n  for_each = toset([\"a\"])\n"));
+        assert!(gone);
+        let (titles, _, _) = fix(&text.replace("aws.west[\"a\"]", "aws"), "provider-for-each-without-alias", "Add");
+        assert_eq!(titles[0], "Add `alias = \"by_region\"`");
+        let taken =
+            format!("{text}provider \"aws\" {{\n  alias = \"by_region\"\n}}\n").replace("aws.west[\"a\"]", "aws");
+        let (titles, _, _) = fix(&taken, "provider-for-each-without-alias", "Add");
+        assert_eq!(titles[0], "Add `alias = \"by_region_2\"`");
+    }
 }

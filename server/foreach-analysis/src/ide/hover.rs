@@ -12,11 +12,17 @@ use crate::module_eval::tree_values;
 use crate::tree::module_tree;
 
 use super::cursor::reference_at;
-use super::provider_info::{expansion_markdown, key_list, provider_info};
+use super::key_origin::key_origins;
+use super::provider_info::{expansion_markdown, key_list, module_instances};
 use super::references::config_at;
 use super::{FilePosition, dir_of, source_file};
 use crate::db::SourceFile;
+use crate::eval::render::compact;
+use crate::fixes::add_key::quote;
+use crate::model::refs::Reference;
 use crate::providers::config::{ConfigTarget, resolve_config};
+use crate::providers::expand::Expansion;
+use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HoverResult {
@@ -36,6 +42,9 @@ pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Hov
     let parsed = parse(db, file);
     let at = reference_at(&parsed.body, pos.offset)?;
     let r = &at.reference;
+    if r.root == "each" {
+        return each_hover(db, ws, file, pos, r);
+    }
     let name = r.attr(0)?;
     let kind = match r.root.as_str() {
         "var" => Kind::Variable,
@@ -115,43 +124,102 @@ fn provider_hover(db: &dyn Db, ws: Workspace, file: SourceFile, pos: FilePositio
             (i, range)
         }
     };
-    let info = provider_info(db, ws, dir)?;
-    let p = &info.module.providers[block];
+    let p = &m.providers[block];
     let address = p.alias_name().map_or_else(|| p.name.clone(), |a| format!("{}.{a}", p.name));
-    // The keys selected by the reference under the cursor, if any.
-    let mut selected: Vec<String> = Vec::new();
-    for (site, used) in info.refs.iter().zip(info.analysis.uses.iter()) {
-        if site.reference.file == pos.file && super::touches(site.reference.range, pos.offset) {
-            selected.extend(used.keys.iter().filter_map(|k| k.key.clone()));
+    let (refs, _) = crate::providers::config::module_references(&m);
+    let instances = module_instances(db, ws, dir);
+    let mut md = format!("```hcl\nprovider \"{}\"  # {address}\n```\n", p.name);
+    if instances.is_empty() {
+        md.push_str(NOT_IN_TREE);
+    }
+    // The keys selected by the reference under the cursor, in every instance of the module.
+    let mut all_selected: BTreeSet<String> = BTreeSet::new();
+    for (n, mi) in instances.iter().enumerate() {
+        let mut selected: Vec<String> = Vec::new();
+        for (site, used) in refs.iter().zip(mi.analysis.uses.iter()) {
+            if site.reference.file == pos.file && super::touches(site.reference.range, pos.offset) {
+                selected.extend(used.keys.iter().filter_map(|k| k.key.clone()));
+            }
+        }
+        all_selected.extend(selected.iter().cloned());
+        if n >= MAX_INSTANCES {
+            continue;
+        }
+        if instances.len() > 1 || !mi.address.is_empty() {
+            md.push_str(&format!("\nin {}:\n", module_label(&mi.address)));
+        }
+        md.push('\n');
+        md.push_str(&expansion_markdown(mi.analysis.expansions.get(block)?, &selected));
+    }
+    if instances.len() > MAX_INSTANCES {
+        md.push_str(&format!("\n…and {} more instances of this module\n", instances.len() - MAX_INSTANCES));
+    }
+    if !all_selected.is_empty() {
+        let keys: Vec<&str> = all_selected.iter().map(String::as_str).collect();
+        md.push_str(&format!("\nselects {}\n", key_list(&keys, 8)));
+        let origins = key_origins(db, ws, dir, block, &keys[..keys.len().min(MAX_ORIGINS)]);
+        for (key, origin) in origins {
+            md.push_str(&format!("- {}: {origin}\n", quote(&key)));
         }
     }
-    let mut md = format!(
-        "```hcl
-provider \"{}\"  # {address}
-```
-",
-        p.name
-    );
-    if !info.address.is_empty() {
-        md.push_str(&format!(
-            "
-in `{}`:
-",
-            info.address
-        ));
-    }
-    md.push('\n');
-    md.push_str(&expansion_markdown(info.analysis.expansions.get(block)?, &selected));
-    if !selected.is_empty() {
-        let keys: Vec<&str> = selected.iter().map(String::as_str).collect();
-        md.push_str(&format!(
-            "
-selects {}
-",
-            key_list(&keys, 8)
-        ));
-    }
     Some(HoverResult { range, markdown: md })
+}
+
+const NOT_IN_TREE: &str = "\nnot evaluated: this module is not part of any root module's tree\n";
+
+/// At most this many selected keys say where they came from.
+const MAX_ORIGINS: usize = 5;
+
+/// At most this many provider instances are listed per module instance for `each.key`/`each.value`.
+const MAX_EACH: usize = 10;
+
+fn module_label(address: &str) -> String {
+    if address.is_empty() { "the root module".to_string() } else { format!("`{address}`") }
+}
+
+/// On `each.key` or `each.value` inside a provider block with `for_each`: its value in every provider instance.
+fn each_hover(db: &dyn Db, ws: Workspace, file: SourceFile, pos: FilePosition, r: &Reference) -> Option<HoverResult> {
+    let field = r.attr(0)?;
+    if field != "key" && field != "value" {
+        return None;
+    }
+    let dir = dir_of(db, ws, file)?;
+    let m = module(db, dir);
+    let block = m
+        .providers
+        .iter()
+        .position(|p| p.site.file == pos.file && super::touches(p.site.range, pos.offset) && p.for_each.is_some())?;
+    let instances = module_instances(db, ws, dir);
+    let mut md = format!("```hcl\neach.{field}\n```\n");
+    if instances.is_empty() {
+        md.push_str(NOT_IN_TREE);
+    }
+    for (n, mi) in instances.iter().enumerate() {
+        if n >= MAX_INSTANCES {
+            md.push_str(&format!("\n…and {} more instances of this module\n", instances.len() - MAX_INSTANCES));
+            break;
+        }
+        if instances.len() > 1 || !mi.address.is_empty() {
+            md.push_str(&format!("\nin {}:\n", module_label(&mi.address)));
+        }
+        md.push('\n');
+        match mi.analysis.expansions.get(block)? {
+            Expansion::Keys(keys) => {
+                for pi in keys.iter().take(MAX_EACH) {
+                    if field == "key" {
+                        md.push_str(&format!("- {}\n", quote(&pi.key)));
+                    } else {
+                        md.push_str(&format!("- {}: {}\n", quote(&pi.key), compact(&pi.each_value)));
+                    }
+                }
+                if keys.len() > MAX_EACH {
+                    md.push_str(&format!("- … and {} more\n", keys.len() - MAX_EACH));
+                }
+            }
+            other => md.push_str(&expansion_markdown(other, &[])),
+        }
+    }
+    Some(HoverResult { range: r.range, markdown: md })
 }
 
 enum Kind {
@@ -224,12 +292,51 @@ resource "aws_s3_bucket" "b" {
         );
         assert_eq!(
             md,
-            "```hcl\nprovider \"aws\"  # aws.by_region\n```\n\n2 instances:\n- `\"eu-west-1\"`: region = \"eu-west-1\" ← selected\n- `\"us-east-1\"`: region = \"us-east-1\"\n\nselects \"eu-west-1\"\n"
+            "```hcl\nprovider \"aws\"  # aws.by_region\n```\n\n2 instances:\n- `\"eu-west-1\"`: region = \"eu-west-1\" ← selected\n- `\"us-east-1\"`: region = \"us-east-1\"\n\nselects \"eu-west-1\"\n- \"eu-west-1\": an element of the list at `main.tf:4`\n"
         );
     }
 
     #[test]
     fn not_on_a_reference() {
         assert_eq!(check("locals {\n  a = \"x$0\"\n}\n"), "<none>");
+    }
+
+    #[test]
+    fn selected_key_says_where_it_came_from() {
+        let text = "#- /main.tf\nvariable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_reg$0ion[\"eu\"]\n}\n#- /terraform.tfvars\nregions = [\n  \"us\",\n  \"eu\",\n]\n";
+        let md = check(text);
+        assert!(md.ends_with("\nselects \"eu\"\n- \"eu\": an element of the list at `terraform.tfvars:3`\n"), "{md}");
+        let local = "locals {\n  r = {\n    us = \"us-east-1\"\n  }\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = local.r\n  region   = each.value\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"u$0s\"]\n}\n";
+        assert!(check(local).ends_with("- \"us\": the map entry at `main.tf:3`\n"), "{}", check(local));
+    }
+
+    #[test]
+    fn each_in_a_provider_block_per_instance() {
+        let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = { a = \"us-east-1\", b = \"eu-west-1\" }\n  region   = each.val$0ue\n}\n";
+        assert_eq!(check(text), "```hcl\neach.value\n```\n\n- \"a\": \"us-east-1\"\n- \"b\": \"eu-west-1\"\n");
+        assert_eq!(check(&text.replace("each.val$0ue", "each.k$0ey")), "```hcl\neach.key\n```\n\n- \"a\"\n- \"b\"\n");
+        // Beyond ten instances, a count.
+        let many = text.replace("{ a = \"us-east-1\", b = \"eu-west-1\" }", "toset([for i in range(12) : \"k${i}\"])");
+        let md = check(&many);
+        assert_eq!(md.lines().filter(|l| l.starts_with("- \"")).count(), 10, "{md}");
+        assert!(md.ends_with("- … and 2 more\n"), "{md}");
+    }
+
+    #[test]
+    fn provider_hover_shows_every_instance_of_the_module() {
+        let text = "module \"a\" {\n  source  = \"./child\"\n  regions = [\"x\"]\n}\nmodule \"b\" {\n  source  = \"./child\"\n  regions = [\"y\", \"z\"]\n}\n#- /child/main.tf\nvariable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  for_each = var.regions\n  provider = aws.by_reg$0ion[each.key]\n}\n";
+        let md = check(text);
+        assert_eq!(
+            md,
+            "```hcl\nprovider \"aws\"  # aws.by_region\n```\n\nin `module.a`:\n\n1 instance:\n- `\"x\"`: region = \"x\" ← selected\n\nin `module.b`:\n\n2 instances:\n- `\"y\"`: region = \"y\" ← selected\n- `\"z\"`: region = \"z\" ← selected\n\nselects \"x\", \"y\", \"z\"\n"
+        );
+        // each.key in the child's provider block: per instance of the module.
+        let each = text
+            .replace("aws.by_reg$0ion[each.key]", "aws.by_region[each.key]")
+            .replace("region   = each.key", "region   = each.k$0ey");
+        assert_eq!(
+            check(&each),
+            "```hcl\neach.key\n```\n\nin `module.a`:\n\n- \"x\"\n\nin `module.b`:\n\n- \"y\"\n- \"z\"\n"
+        );
     }
 }

@@ -1,13 +1,16 @@
 //! Inlay hints: the evaluated instance keys after a provider block's `for_each`, and the keys a
-//! `provider = aws.by_region[…]` reference resolves to (in the module's first instance).
+//! `provider = aws.by_region[…]` reference resolves to, each the union over every instance of the module.
 
 use foreach_syntax::TextSize;
 
 use crate::base::FileId;
-use crate::db::{Db, Workspace};
+use std::collections::BTreeSet;
+
+use crate::db::{Db, Workspace, module};
+use crate::providers::config::module_references;
 use crate::providers::expand::Expansion;
 
-use super::provider_info::{key_list, provider_info};
+use super::provider_info::{key_list, module_instances, union_keys};
 use super::{dir_of, source_file};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,24 +23,37 @@ pub struct InlayHint {
 pub(crate) fn inlay_hints(db: &dyn Db, ws: Workspace, file: FileId) -> Vec<InlayHint> {
     let Some(f) = source_file(db, ws, file) else { return Vec::new() };
     let Some(dir) = dir_of(db, ws, f) else { return Vec::new() };
-    let Some(info) = provider_info(db, ws, dir) else { return Vec::new() };
+    let m = module(db, dir);
+    let instances = module_instances(db, ws, dir);
     let mut out = Vec::new();
-    for (p, e) in info.module.providers.iter().zip(&info.analysis.expansions) {
-        let (Some(fe), Expansion::Keys(instances)) = (&p.for_each, e) else { continue };
+    for (block, p) in m.providers.iter().enumerate() {
+        let Some(fe) = &p.for_each else { continue };
         if fe.file != file {
             continue;
         }
-        let keys: Vec<&str> = instances.iter().map(|i| i.key.as_str()).collect();
+        // Only when every instance of the module expands it: a partial list would read as the whole.
+        if instances.is_empty()
+            || !instances.iter().all(|mi| matches!(mi.analysis.expansions.get(block), Some(Expansion::Keys(_))))
+        {
+            continue;
+        }
+        let union = union_keys(&instances, block);
+        let keys: Vec<&str> = union.iter().map(|k| k.key.as_str()).collect();
         out.push(InlayHint { offset: fe.range.end(), label: format!(" keys: {}", key_list(&keys, 6)) });
     }
-    for (site, used) in info.refs.iter().zip(&info.analysis.uses) {
+    let (refs, _) = module_references(&m);
+    for (i, site) in refs.iter().enumerate() {
         if site.reference.file != file || site.reference.key.is_none() {
             continue;
         }
-        let mut keys: Vec<&str> = used.keys.iter().filter_map(|k| k.key.as_deref()).collect();
-        keys.sort();
-        keys.dedup();
+        let mut keys: BTreeSet<&str> = BTreeSet::new();
+        for mi in &instances {
+            if let Some(used) = mi.analysis.uses.get(i) {
+                keys.extend(used.keys.iter().filter_map(|k| k.key.as_deref()));
+            }
+        }
         if !keys.is_empty() {
+            let keys: Vec<&str> = keys.into_iter().collect();
             out.push(InlayHint { offset: site.reference.range.end(), label: format!(" → {}", key_list(&keys, 6)) });
         }
     }
@@ -74,5 +90,23 @@ resource "aws_s3_bucket" "x" {
                 ("  provider = aws.by_region[each.key]".to_string(), " → \"a\", \"b\"".to_string()),
             ]
         );
+    }
+
+    #[test]
+    fn union_over_the_instances_of_the_module() {
+        let text = "#- /main.tf\nmodule \"a\" {\n  source  = \"./child\"\n  regions = [\"x\"]\n}\nmodule \"b\" {\n  source  = \"./child\"\n  regions = [\"y\", \"x\"]\n}\n#- /child/main.tf\nvariable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n}\nresource \"aws_s3_bucket\" \"b\" {\n  for_each = var.regions\n  provider = aws.by_region[each.key]\n}\n";
+        let f = Fixture::parse(text);
+        let hints = f.host.analysis().inlay_hints(f.file_id("/ws/child/main.tf")).unwrap();
+        let labels: Vec<&str> = hints.iter().map(|h| h.label.as_str()).collect();
+        assert_eq!(labels, [" keys: \"x\", \"y\"", " → \"x\", \"y\""]);
+        // One instance without a value for the variable: no key list that would look complete.
+        let partial = text.replace(
+            "module \"b\" {\n  source  = \"./child\"\n  regions = [\"y\", \"x\"]\n}\n",
+            "module \"b\" {\n  source  = \"./child\"\n  regions = [\"y\", timestamp()]\n}\n",
+        );
+        let f = Fixture::parse(&partial);
+        let hints = f.host.analysis().inlay_hints(f.file_id("/ws/child/main.tf")).unwrap();
+        let labels: Vec<&str> = hints.iter().map(|h| h.label.as_str()).collect();
+        assert_eq!(labels, [" → \"x\""]);
     }
 }

@@ -17,6 +17,8 @@ use crate::module_eval::scope_for_node;
 use crate::providers::config::{ConfigTarget, resolve_config};
 use crate::tree::{NodeId, module_tree};
 
+use crate::fixes::add_key::quote;
+
 use super::completion::{CompletionItem, CompletionKind};
 use super::cursor::block_at;
 use super::provider_info::{module_instances, union_keys};
@@ -91,7 +93,7 @@ pub(crate) fn instance_key_completions(
                 .collect();
             detail.push_str(&format!(" (only in {})", list.join(", ")));
         }
-        let quoted = hcl_quote(&k.key);
+        let quoted = quote(&k.key);
         // The client filters on the text between the start of the replaced range and the cursor.
         let filter = if site.quoted { quoted.clone() } else { k.key.clone() };
         items.push(item(quoted, CompletionKind::Key, detail, filter));
@@ -178,34 +180,10 @@ fn each_value_is_a_key(db: &dyn Db, ws: Workspace, dir: crate::db::ModuleDir, po
     seen
 }
 
-/// An HCL quoted string for `s`: escapes, and `${`/`%{` doubled so they stay literal.
-pub(crate) fn hcl_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::test_fixture::Fixture;
-    use super::hcl_quote;
+    use crate::fixes::add_key::quote;
 
     const PROVIDER: &str = r#"provider "aws" {
   alias    = "by_region"
@@ -364,6 +342,6 @@ resource "aws_s3_bucket" "b" {
 
     #[test]
     fn keys_are_quoted_as_hcl() {
-        assert_eq!(hcl_quote("a\"b\\c${x}%{y}\n"), r#""a\"b\\c$${x}%%{y}\n""#);
+        assert_eq!(quote("a\"b\\c${x}%{y}\n"), r#""a\"b\\c$${x}%%{y}\n""#);
     }
 }

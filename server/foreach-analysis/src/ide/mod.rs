@@ -14,6 +14,7 @@ mod hover;
 mod incremental;
 mod inlay_hints;
 mod key_completion;
+mod key_origin;
 mod provider_info;
 mod references;
 mod symbols;

@@ -118,8 +118,11 @@ pub fn analyse_instance(
             let provider = &module.providers[i];
             if let Some(fe) = &provider.for_each {
                 let repetition = repetition(for_each, count, scope);
+                let reported = diagnostics.len();
                 resolved.keys =
                     check_keys(r.file, key_expr, &repetition, &expansions[i], provider, fe, scope, &mut diagnostics);
+                let lookup = crate::fixes::key_source::ScopeLookup { module, scope, file_text };
+                crate::fixes::add_key::attach(&mut diagnostics[reported..], fe, &resolved, &expansions[i], &lookup);
                 if let Some(d) = removal_trap(module, site, for_each, fe, scope, address, file_text) {
                     diagnostics.push(d);
                 }

@@ -11,6 +11,7 @@ use crate::state::State;
 
 pub async fn run(state: &Arc<State>, p: CompletionParams) -> Result<Option<CompletionResponse>> {
     let p = p.text_document_position;
+    let snippets = state.caps().snippets;
     state
         .at_position(p, move |snap, pos, index| {
             let a = &snap.analysis;
@@ -24,7 +25,7 @@ pub async fn run(state: &Arc<State>, p: CompletionParams) -> Result<Option<Compl
                 .enumerate()
                 .map(|(n, i)| lsp::CompletionItem {
                     sort_text: Some(format!("{n:04}")),
-                    ..convert::completion_item(index, i, snap.encoding)
+                    ..convert::completion_item(index, i, snap.encoding, snippets)
                 })
                 .collect();
             Ok(Some(CompletionResponse::Array(items)))

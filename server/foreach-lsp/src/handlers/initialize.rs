@@ -7,7 +7,7 @@ use tower_lsp_server::ls_types::*;
 
 use crate::config::Config;
 use crate::convert::{PositionEncoding, uri_to_path};
-use crate::state::{ClientCaps, State};
+use crate::state::{ClientCaps, Root, State};
 
 pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<InitializeResult> {
     let encoding = PositionEncoding::negotiate(&params.capabilities);
@@ -15,17 +15,12 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
     if let Some(options) = &params.initialization_options {
         *state.config.write().unwrap_or_else(|e| e.into_inner()) = Config::from_json(options);
     }
-    let mut roots: Vec<std::path::PathBuf> = Vec::new();
-    for folder in params.workspace_folders.iter().flatten() {
-        if let Some(p) = uri_to_path(&folder.uri) {
-            roots.push(p.into());
-        }
-    }
+    let mut roots: Vec<Root> = params.workspace_folders.iter().flatten().filter_map(Root::of_folder).collect();
     #[allow(deprecated)] // Older clients send only `rootUri`.
     if roots.is_empty()
         && let Some(p) = params.root_uri.as_ref().and_then(uri_to_path)
     {
-        roots.push(p.into());
+        roots.push(Root { path: p.into(), name: None });
     }
     *state.roots.write().unwrap_or_else(|e| e.into_inner()) = roots;
     let caps = &params.capabilities;
@@ -37,6 +32,13 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
             .as_ref()
             .and_then(|w| w.did_change_watched_files.as_ref())
             .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false),
+        snippets: caps
+            .text_document
+            .as_ref()
+            .and_then(|t| t.completion.as_ref())
+            .and_then(|c| c.completion_item.as_ref())
+            .and_then(|i| i.snippet_support)
             .unwrap_or(false),
     };
     *state.caps.write().unwrap_or_else(|e| e.into_inner()) = client;
@@ -77,7 +79,7 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
             workspace: Some(WorkspaceServerCapabilities {
                 workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                     supported: Some(true),
-                    change_notifications: None,
+                    change_notifications: Some(OneOf::Left(true)),
                 }),
                 file_operations: None,
             }),
