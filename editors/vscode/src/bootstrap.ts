@@ -13,6 +13,16 @@ export interface Settings {
   workspace: string;
   severity: Record<string, string>;
   exclude: string[];
+  /**
+   * Per workspace folder (keyed by its URI): `foreachLs.varFiles` and `foreachLs.variables` where a folder's own
+   * settings differ from the window's. The server applies them after the workspace-wide ones.
+   */
+  folders: Record<string, FolderSettings>;
+}
+
+export interface FolderSettings {
+  varFiles: string[];
+  variables: Record<string, string>;
 }
 
 export const defaultSettings: Settings = {
@@ -22,6 +32,7 @@ export const defaultSettings: Settings = {
   workspace: '',
   severity: {},
   exclude: [],
+  folders: {},
 };
 
 /**
@@ -34,6 +45,7 @@ export function initializationOptions(s: Settings): Record<string, unknown> {
     variables: s.variables,
     severity: s.severity,
     exclude: s.exclude,
+    folders: s.folders,
   };
   if (s.workspace !== '') {
     options.workspace = s.workspace;

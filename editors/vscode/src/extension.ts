@@ -17,13 +17,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration('foreachLs.path')) {
         await restart(output);
-      } else if (e.affectsConfiguration('foreachLs') && client !== undefined) {
-        // The server re-reads the workspace (or only re-filters, for severities) on didChangeConfiguration.
-        await client.sendNotification('workspace/didChangeConfiguration', {
-          settings: { foreachLs: initializationOptions(readSettings()) },
-        });
+      } else if (e.affectsConfiguration('foreachLs')) {
+        await sendSettings();
       }
     }),
+    // A new folder may have settings of its own.
+    vscode.workspace.onDidChangeWorkspaceFolders(sendSettings),
   );
   await start(output);
 }
@@ -31,6 +30,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 export async function deactivate(): Promise<void> {
   await client?.stop();
   client = undefined;
+}
+
+/** The server re-reads the workspace (or only re-filters, for severities) on didChangeConfiguration. */
+async function sendSettings(): Promise<void> {
+  await client?.sendNotification('workspace/didChangeConfiguration', {
+    settings: { foreachLs: initializationOptions(readSettings()) },
+  });
 }
 
 async function start(output: vscode.OutputChannel): Promise<void> {

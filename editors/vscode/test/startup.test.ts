@@ -161,6 +161,11 @@ void test('settings reach the server under the names it reads', async () => {
   await configure({});
   await diagnostics('the error back without varFiles', (d) => unknownInstance(d) !== undefined);
 
+  await configure({ folders: { [pathToFileURL(ws).toString()]: { varFiles: ['more.tfvars'], variables: {} } } });
+  await diagnostics('the folder varFiles to define apse2', (d) => d.length === 0);
+  await configure({});
+  await diagnostics('the error back without folder settings', (d) => unknownInstance(d) !== undefined);
+
   await configure({ severity: { 'unknown-provider-instance': 'warning' } });
   await diagnostics('the severity override', (d) => unknownInstance(d)?.severity === 2);
   await configure({ severity: { 'unknown-provider-instance': 'off' } });
@@ -205,13 +210,15 @@ void test('package.json offers exactly the settings the server reads', () => {
   );
   // Tuning knobs for other clients and tests, deliberately not offered as VS Code settings.
   const notOffered = ['pullDiagnostics', 'debounceMs'];
+  // Built from the folder-scoped values of varFiles and variables, not a setting of its own.
+  const derived = ['folders'];
   const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
     contributes: { configuration: { properties: Record<string, unknown> } };
   };
   const offered = Object.keys(manifest.contributes.configuration.properties)
     .map((k) => k.replace(/^foreachLs\./, ''))
     .filter((k) => k !== 'path' && k !== 'trace.server');
-  assert.deepEqual(offered.sort(), serverKeys.filter((k) => !notOffered.includes(k)).sort());
+  assert.deepEqual([...offered, ...derived].sort(), serverKeys.filter((k) => !notOffered.includes(k)).sort());
   const sent = Object.keys(initializationOptions({ ...defaultSettings, workspace: 'prod' }));
-  assert.deepEqual(sent.sort(), offered.sort());
+  assert.deepEqual(sent.sort(), [...offered, ...derived].sort());
 });
