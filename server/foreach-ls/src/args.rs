@@ -106,6 +106,10 @@ pub struct CheckArgs {
     /// Apply the automatic quick fixes in place (never in files with syntax errors), then report what remains.
     #[arg(long)]
     pub fix: bool,
+    /// The PATHs are changed files (as pre-commit passes them): check the root modules that contain them, or that
+    /// call the modules containing them, found under the current directory.
+    #[arg(long)]
+    pub changed: bool,
 }
 
 pub use foreach_load::OrderedVar;

@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 
 use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
-use crate::{fix, render, report};
+use crate::{changed, fix, render, report};
 use foreach_load::OrderedVar;
 use foreach_load::{LoadOptions, load};
 
@@ -18,7 +18,22 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let env_vars: Vec<(String, String)> =
         std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v))).collect();
     let workspace_name = std::env::var("TF_WORKSPACE").unwrap_or_else(|_| "default".to_string());
-    let opts = LoadOptions { paths: &args.paths, excludes: &args.exclude, ordered_vars, env_vars, workspace_name };
+    let mut opts = LoadOptions { paths: &args.paths, excludes: &args.exclude, ordered_vars, env_vars, workspace_name };
+    let changed_roots;
+    if args.changed {
+        changed_roots = match changed::roots_for(&args.paths, &opts) {
+            Ok(roots) => roots,
+            Err(e) => {
+                let _ = writeln!(std::io::stderr(), "foreach-ls: {}", e.0);
+                return ExitStatus::Usage;
+            }
+        };
+        if changed_roots.is_empty() {
+            // Only files outside any module changed (or none were given): nothing to check.
+            return ExitStatus::Clean;
+        }
+        opts.paths = &changed_roots;
+    }
     let loaded = match load(&opts) {
         Ok(l) => l,
         Err(e) => {

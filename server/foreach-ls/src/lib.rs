@@ -3,6 +3,7 @@
 //! It holds no OpenTofu semantics: those are all in `foreach-analysis`.
 
 pub mod args;
+pub mod changed;
 pub mod check;
 pub mod eval;
 pub mod exit;

@@ -389,3 +389,63 @@ fn a_symlink_loop_between_modules_ends_in_a_cycle_diagnostic() {
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(codes(&v), ["module-cycle"]);
 }
+
+/// A repository with two roots (`envs/prod` calls `modules/replica`, `envs/dev` stands alone), each with a wrong
+/// instance key only its own context reveals.
+fn changed_workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "envs/prod/main.tf",
+            "variable \"regions\" {\n  default = { use1 = \"us-east-1\" }\n}\n\nmodule \"replica\" {\n  source  = \"../../modules/replica\"\n  regions = var.regions\n}\n",
+        ),
+        (
+            "modules/replica/main.tf",
+            "variable \"regions\" {}\n\nprovider \"aws\" {\n  alias    = \"r\"\n  for_each = var.regions\n  region   = each.value\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[\"apse2\"]\n}\n",
+        ),
+        ("modules/replica/tests/a.tftest.hcl", "run \"plan\" {\n  command = plan\n}\n"),
+        (
+            "envs/dev/main.tf",
+            "provider \"aws\" {\n  alias    = \"d\"\n  for_each = toset([\"a\"])\n  region   = each.key\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.d[\"b\"]\n}\n",
+        ),
+        ("README.md", "not OpenTofu\n"),
+    ];
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+fn changed(dir: &Path, files: &[&str]) -> (i32, Vec<String>) {
+    let mut args = vec!["check", "--changed", "--format", "json"];
+    args.extend(files);
+    let o = run_in(dir, &args);
+    let code = o.status.code().unwrap();
+    if o.stdout.is_empty() {
+        return (code, Vec::new());
+    }
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(&o)));
+    let files = v["diagnostics"].as_array().unwrap().iter().map(|d| d["file"].as_str().unwrap().to_string()).collect();
+    (code, files)
+}
+
+#[test]
+fn changed_files_check_their_root_modules_and_the_callers_of_their_modules() {
+    let dir = changed_workspace();
+    let w = dir.path();
+    // A file in a called module: checked through its caller (alone, `var.regions` would be unknown).
+    let (code, files) = changed(w, &["modules/replica/main.tf"]);
+    assert_eq!((code, files), (1, vec!["modules/replica/main.tf".to_string()]));
+    // A test file in the module's tests/ directory belongs to the module.
+    assert_eq!(changed(w, &["modules/replica/tests/a.tftest.hcl"]).1, ["modules/replica/main.tf"]);
+    // Its own root only: envs/prod's module is not reported for a change in envs/dev.
+    assert_eq!(changed(w, &["envs/dev/main.tf"]).1, ["envs/dev/main.tf"]);
+    // Several files of several roots: each root once.
+    let (_, mut files) = changed(w, &["envs/dev/main.tf", "envs/prod/main.tf", "modules/replica/main.tf"]);
+    files.sort();
+    assert_eq!(files, ["envs/dev/main.tf", "modules/replica/main.tf"]);
+    // Nothing OpenTofu changed: nothing to check, success.
+    assert_eq!(changed(w, &["README.md"]), (0, Vec::new()));
+}

@@ -1,0 +1,130 @@
+// The extension's start-up decisions, free of the `vscode` module so that Node tests can drive them against the
+// real server: which binary to run, what to send as initializationOptions, which documents to attach to.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The `foreachLs.*` settings the extension reads. */
+export interface Settings {
+  /** `foreachLs.path`: the binary; empty means `foreach-ls` on PATH. */
+  path: string;
+  varFiles: string[];
+  variables: Record<string, string>;
+  workspace: string;
+  severity: Record<string, string>;
+  exclude: string[];
+  /**
+   * Per workspace folder (keyed by its URI): `foreachLs.varFiles` and `foreachLs.variables` where a folder's own
+   * settings differ from the window's. The server applies them after the workspace-wide ones.
+   */
+  folders: Record<string, FolderSettings>;
+}
+
+export interface FolderSettings {
+  varFiles: string[];
+  variables: Record<string, string>;
+}
+
+export const defaultSettings: Settings = {
+  path: '',
+  varFiles: [],
+  variables: {},
+  workspace: '',
+  severity: {},
+  exclude: [],
+  folders: {},
+};
+
+/**
+ * The server's settings, named exactly as `server/foreach-lsp/src/config.rs` reads them (docs/lsp.md#settings).
+ * Empty values are left out so that the server's defaults (`TF_WORKSPACE`, ...) apply.
+ */
+export function initializationOptions(s: Settings): Record<string, unknown> {
+  const options: Record<string, unknown> = {
+    varFiles: s.varFiles,
+    variables: s.variables,
+    severity: s.severity,
+    exclude: s.exclude,
+    folders: s.folders,
+  };
+  if (s.workspace !== '') {
+    options.workspace = s.workspace;
+  }
+  return options;
+}
+
+/**
+ * Where the extension attaches: the language ids of the HashiCorp and OpenTofu extensions *and* file patterns, so
+ * it works alongside either (or neither) without contributing a grammar of its own. The server decides what a file
+ * is from its name, so an HCL file that is not OpenTofu's is left alone even if it matches a language id.
+ */
+export const documentSelector = [
+  { language: 'terraform' },
+  { language: 'terraform-vars' },
+  { language: 'opentofu' },
+  { language: 'opentofu-vars' },
+  { scheme: 'file', pattern: '**/*.{tf,tofu,tfvars,tftest.hcl,tofutest.hcl}' },
+  { scheme: 'file', pattern: '**/*.{tf,tofu,tfvars}.json' },
+];
+
+/** Files whose changes on disk the server must hear about (it reads var files and other modules itself). */
+export const watchedFiles = '**/*.{tf,tofu,tfvars,tf.json,tofu.json,tfvars.json}';
+
+export interface ServerCommand {
+  command: string;
+  args: string[];
+}
+
+export const installHint =
+  'foreach-ls was not found. Install it with `cargo install --path .` in a checkout of foreach-ls (it puts ' +
+  '`foreach-ls` in ~/.cargo/bin, which must be on PATH), or set `foreachLs.path` to the binary.';
+
+/**
+ * The command that starts the server, or a message saying why it cannot start. `foreachLs.path` wins (a relative
+ * path is taken from the first workspace folder); otherwise `foreach-ls` is looked up on `envPath`.
+ */
+export function serverCommand(
+  s: Settings,
+  envPath: string | undefined,
+  workspaceFolder: string | undefined,
+  platform: NodeJS.Platform = process.platform,
+): ServerCommand | { error: string } {
+  if (s.path !== '') {
+    const configured = path.isAbsolute(s.path) || workspaceFolder === undefined ? s.path : path.join(workspaceFolder, s.path);
+    if (!isExecutable(configured)) {
+      return { error: `\`foreachLs.path\` is set to ${configured}, which is not an executable file. ${installHint}` };
+    }
+    return { command: configured, args: ['serve'] };
+  }
+  const found = findOnPath('foreach-ls', envPath, platform);
+  return found === undefined ? { error: installHint } : { command: found, args: ['serve'] };
+}
+
+export function findOnPath(name: string, envPath: string | undefined, platform: NodeJS.Platform): string | undefined {
+  const exts = platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
+  const sep = platform === 'win32' ? ';' : ':';
+  for (const dir of (envPath ?? '').split(sep)) {
+    if (dir === '') {
+      continue;
+    }
+    for (const ext of exts) {
+      const candidate = path.join(dir, name + ext);
+      if (isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+  }
+  return undefined;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    if (!fs.statSync(file).isFile()) {
+      return false;
+    }
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

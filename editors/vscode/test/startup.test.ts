@@ -1,0 +1,224 @@
+// Drives the extension's start-up code (src/bootstrap.ts) against the real `foreach-ls` binary with the npm LSP
+// client libraries, since VS Code itself cannot run here: the command it resolves is spawned, the
+// initializationOptions it builds are sent, and every setting it offers is checked to change what the server says.
+// Run by server/foreach-ls/tests/editor_vscode.rs with the binary's directory first on PATH.
+
+import * as assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { minimatch } from 'minimatch';
+import {
+  type Diagnostic,
+  DidChangeConfigurationNotification,
+  DidOpenTextDocumentNotification,
+  InitializeRequest,
+  InitializedNotification,
+  type ProtocolConnection,
+  PublishDiagnosticsNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  createProtocolConnection,
+} from 'vscode-languageserver-protocol/node';
+
+import {
+  type Settings,
+  defaultSettings,
+  documentSelector,
+  initializationOptions,
+  installHint,
+  serverCommand,
+} from '../src/bootstrap';
+
+const repo = path.resolve(__dirname, '../../../..');
+const fixture = path.join(repo, 'editors/fixtures/multi-region');
+const timeoutMs = 30_000;
+/** The fixture's regions plus the one its wrong key names. */
+const allRegions = '{ use1 = "us-east-1", euw1 = "eu-west-1", apse2 = "ap-southeast-2" }';
+
+let ws: string;
+let mainUri: string;
+let server: ChildProcess;
+let connection: ProtocolConnection;
+const latest = new Map<string, Diagnostic[]>();
+const waiters: (() => void)[] = [];
+let exited: string | undefined;
+
+function wakeAll(): void {
+  waiters.splice(0).forEach((wake) => {
+    wake();
+  });
+}
+
+before(async () => {
+  ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'foreach-ls-vscode-')));
+  fs.cpSync(fixture, ws, { recursive: true });
+  fs.writeFileSync(path.join(ws, 'more.tfvars'), `regions = ${allRegions}\n`);
+  mainUri = pathToFileURL(path.join(ws, 'main.tf')).toString();
+
+  const command = serverCommand(defaultSettings, process.env.PATH, ws);
+  assert.ok(!('error' in command), `foreach-ls must be on PATH for this test: ${JSON.stringify(command)}`);
+  server = spawn(command.command, command.args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  if (server.stdout === null || server.stdin === null) {
+    throw new Error('no pipes to the server');
+  }
+  connection = createProtocolConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
+  server.on('exit', (code, signal) => {
+    exited = `the server exited (${String(code ?? signal)})`;
+    wakeAll();
+  });
+  connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    latest.set(p.uri, p.diagnostics);
+    wakeAll();
+  });
+  connection.listen();
+  await connection.sendRequest(InitializeRequest.type, {
+    processId: process.pid,
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- required by the 3.17 types; the server reads workspaceFolders
+    rootUri: pathToFileURL(ws).toString(),
+    workspaceFolders: [{ uri: pathToFileURL(ws).toString(), name: 'ws' }],
+    capabilities: { textDocument: { publishDiagnostics: { relatedInformation: true } } },
+    initializationOptions: initializationOptions(defaultSettings),
+  });
+  await connection.sendNotification(InitializedNotification.type, {});
+  await connection.sendNotification(DidOpenTextDocumentNotification.type, {
+    textDocument: {
+      uri: mainUri,
+      languageId: 'terraform',
+      version: 0,
+      text: fs.readFileSync(path.join(ws, 'main.tf'), 'utf8'),
+    },
+  });
+});
+
+after(() => {
+  connection.dispose();
+  server.removeAllListeners('exit');
+  server.kill();
+  fs.rmSync(ws, { recursive: true, force: true });
+});
+
+/** Waits until the diagnostics last published for main.tf satisfy `pred`, and returns them. */
+async function diagnostics(what: string, pred: (ds: Diagnostic[]) => boolean): Promise<Diagnostic[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ds = latest.get(mainUri);
+    if (ds !== undefined && pred(ds)) {
+      return ds;
+    }
+    const left = deadline - Date.now();
+    if (exited !== undefined) {
+      assert.fail(`${exited} while waiting for ${what}`);
+    }
+    if (left <= 0) {
+      assert.fail(`timed out waiting for ${what}; last diagnostics: ${JSON.stringify(ds)}`);
+    }
+    await new Promise<void>((resolve) => {
+      // Cleared when woken: a pending timer would keep Node alive after the tests.
+      const timer = setTimeout(resolve, left);
+      waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+const unknownInstance = (ds: Diagnostic[]): Diagnostic | undefined =>
+  ds.find((d) => d.code === 'unknown-provider-instance');
+
+async function configure(changes: Partial<Settings>): Promise<void> {
+  // What extension.ts sends when a `foreachLs.*` setting changes.
+  await connection.sendNotification(DidChangeConfigurationNotification.type, {
+    settings: { foreachLs: initializationOptions({ ...defaultSettings, ...changes }) },
+  });
+}
+
+void test('the wrong instance key is reported on its line', async () => {
+  const ds = await diagnostics('unknown-provider-instance', (d) => unknownInstance(d) !== undefined);
+  const d = unknownInstance(ds);
+  assert.ok(d);
+  const lines = fs.readFileSync(path.join(ws, 'main.tf'), 'utf8').split('\n');
+  assert.equal(d.range.start.line, lines.findIndex((l) => l.includes('aws.by_region["apse2"]')));
+  assert.equal(d.severity, 1);
+  assert.match(d.message, /apse2/);
+});
+
+void test('settings reach the server under the names it reads', async () => {
+  await diagnostics('the initial error', (d) => unknownInstance(d) !== undefined);
+
+  await configure({ variables: { regions: allRegions } });
+  await diagnostics('variables to define apse2', (d) => d.length === 0);
+  await configure({});
+  await diagnostics('the error back without variables', (d) => unknownInstance(d) !== undefined);
+
+  await configure({ varFiles: ['more.tfvars'] });
+  await diagnostics('varFiles to define apse2', (d) => d.length === 0);
+  await configure({});
+  await diagnostics('the error back without varFiles', (d) => unknownInstance(d) !== undefined);
+
+  await configure({ folders: { [pathToFileURL(ws).toString()]: { varFiles: ['more.tfvars'], variables: {} } } });
+  await diagnostics('the folder varFiles to define apse2', (d) => d.length === 0);
+  await configure({});
+  await diagnostics('the error back without folder settings', (d) => unknownInstance(d) !== undefined);
+
+  await configure({ severity: { 'unknown-provider-instance': 'warning' } });
+  await diagnostics('the severity override', (d) => unknownInstance(d)?.severity === 2);
+  await configure({ severity: { 'unknown-provider-instance': 'off' } });
+  await diagnostics('the code turned off', (d) => unknownInstance(d) === undefined);
+});
+
+void test('a missing binary gives the install hint', () => {
+  assert.deepEqual(serverCommand(defaultSettings, '/nonexistent', undefined), { error: installHint });
+  const configured = serverCommand({ ...defaultSettings, path: 'bin/nope' }, process.env.PATH, ws);
+  assert.ok('error' in configured);
+  assert.match(configured.error, /foreachLs\.path/);
+  assert.ok(configured.error.includes(path.join(ws, 'bin/nope')), configured.error);
+  assert.match(installHint, /cargo install/);
+});
+
+void test('foreachLs.path wins over PATH', () => {
+  const found = serverCommand(defaultSettings, process.env.PATH, ws);
+  assert.ok(!('error' in found));
+  const explicit = serverCommand({ ...defaultSettings, path: found.command }, '/nonexistent', undefined);
+  assert.deepEqual(explicit, { command: found.command, args: ['serve'] });
+});
+
+void test('the document selector covers every OpenTofu file kind and no other HCL', () => {
+  const patterns = documentSelector.flatMap((s) => ('pattern' in s ? [s.pattern] : []));
+  const matches = (file: string): boolean => patterns.some((p) => minimatch(file, p));
+  for (const file of ['/w/main.tf', '/w/x.tofu', '/w/prod.tfvars', '/w/t/a.tftest.hcl', '/w/b.tofutest.hcl', '/w/m.tf.json']) {
+    assert.ok(matches(file), file);
+  }
+  for (const file of ['/w/terragrunt.hcl', '/w/app.pkr.hcl', '/w/job.nomad']) {
+    assert.ok(!matches(file), file);
+  }
+  const languages = documentSelector.flatMap((s) => ('language' in s ? [s.language] : []));
+  assert.deepEqual(languages, ['terraform', 'terraform-vars', 'opentofu', 'opentofu-vars']);
+});
+
+void test('package.json offers exactly the settings the server reads', () => {
+  // The server's names: the fields of `Config` in config.rs, in camelCase (serde's rename_all).
+  const config = fs.readFileSync(path.join(repo, 'server/foreach-lsp/src/config.rs'), 'utf8');
+  const struct = /pub struct Config \{([\s\S]*?)\n\}/.exec(config)?.[1] ?? '';
+  const serverKeys = [...struct.matchAll(/pub (\w+):/g)].map((m) =>
+    m[1].replace(/_(\w)/g, (_, c: string) => c.toUpperCase()),
+  );
+  // Tuning knobs for other clients and tests, deliberately not offered as VS Code settings.
+  const notOffered = ['pullDiagnostics', 'debounceMs'];
+  // Built from the folder-scoped values of varFiles and variables, not a setting of its own.
+  const derived = ['folders'];
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, unknown> } };
+  };
+  const offered = Object.keys(manifest.contributes.configuration.properties)
+    .map((k) => k.replace(/^foreachLs\./, ''))
+    .filter((k) => k !== 'path' && k !== 'trace.server');
+  assert.deepEqual([...offered, ...derived].sort(), serverKeys.filter((k) => !notOffered.includes(k)).sort());
+  const sent = Object.keys(initializationOptions({ ...defaultSettings, workspace: 'prod' }));
+  assert.deepEqual(sent.sort(), [...offered, ...derived].sort());
+});

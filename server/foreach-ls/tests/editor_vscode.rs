@@ -1,0 +1,50 @@
+//! The VS Code extension (`editors/vscode`): `npm ci`, `npm test` (its start-up code against the real binary,
+//! through the npm LSP client libraries: VS Code itself cannot run here), and `vsce package`, which runs
+//! `npm run build` (strict TypeScript, eslint, esbuild) and must produce a `.vsix`. Skips when Node/npm or the
+//! registry are unavailable.
+
+mod tools;
+
+use std::path::Path;
+use std::process::Command;
+
+use tools::{npm_ci, path_with_binary, repo, report, skip, target_dir};
+
+const TEST: &str = "editor_vscode";
+
+fn npm(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("npm")
+        .arg("--loglevel=error")
+        .args(args)
+        .current_dir(dir)
+        .env("PATH", path_with_binary())
+        .output()
+        .expect("npm runs");
+    let r = report(&out);
+    assert!(out.status.success(), "npm {} failed:\n{r}", args.join(" "));
+    r
+}
+
+#[test]
+fn vscode_extension_builds_starts_the_server_and_packages() {
+    let dir = repo().join("editors/vscode");
+    if Command::new("npm").arg("--version").output().is_err() {
+        return skip(TEST, "npm (Node.js) not found on PATH");
+    }
+    if let Err(reason) = npm_ci(&dir) {
+        return skip(TEST, &format!("npm ci in editors/vscode failed (no registry?): {reason}"));
+    }
+    let tests = npm(&dir, &["test"]);
+    println!("{tests}");
+    assert!(tests.contains("# fail 0") && !tests.contains("# pass 0"), "{tests}");
+
+    let vsix = target_dir().join("foreach-ls.vsix");
+    let _ = std::fs::remove_file(&vsix);
+    // `vsce package` runs `npm run build` first (vscode:prepublish): strict tsc, eslint, then the esbuild bundle.
+    npm(&dir, &["run", "package", "--", "--out", vsix.to_str().unwrap()]);
+    // A .vsix is a zip; its central directory names the files uncompressed.
+    let bytes = std::fs::read(&vsix).expect("vsce wrote the .vsix");
+    let names = String::from_utf8_lossy(&bytes);
+    assert!(names.contains("extension/dist/extension.js") && names.contains("extension/package.json"));
+    assert!(!names.contains("node_modules/"), "dependencies are bundled, not shipped");
+}

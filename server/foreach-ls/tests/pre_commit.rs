@@ -1,0 +1,147 @@
+//! The real `pre-commit` (PyPI, in `target/pre-commit-venv`) runs the hook of `.pre-commit-hooks.yaml` in a
+//! temporary git repository, offline: a wrong instance key blocks the commit, the fix lets it through. The hook is
+//! used as a `repo: local` hook with `language: system` (the published `language: rust` would build the binary
+//! with `cargo install`); everything else (entry, file pattern, serial run) is the published definition.
+
+mod tools;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use tools::{path_with_binary, python_venv, repo, report, skip};
+
+const TEST: &str = "pre_commit";
+
+const ROOT: &str = r#"
+variable "regions" {
+  type    = map(string)
+  default = { use1 = "us-east-1", euw1 = "eu-west-1" }
+}
+
+provider "aws" {
+  alias    = "by_region"
+  for_each = var.regions
+  region   = each.value
+}
+
+resource "aws_s3_bucket" "logs" {
+  provider = aws.by_region["KEY"]
+}
+"#;
+
+const CALL: &str = r#"
+module "replica" {
+  source  = "../../modules/replica"
+  regions = var.regions
+}
+"#;
+
+// Checked alone, `var.regions` is unknown and so is every key; only its caller (envs/prod) gives it values.
+const MODULE: &str = r#"
+variable "regions" {
+  type = map(string)
+}
+
+provider "aws" {
+  alias    = "replica"
+  for_each = var.regions
+  region   = each.value
+}
+
+resource "aws_s3_bucket" "replica" {
+  provider = aws.replica["KEY"]
+}
+"#;
+
+/// `git` (or another program) in `dir`, isolated from the user's git configuration and pre-commit cache, with
+/// the `foreach-ls` under test first on PATH.
+fn command(program: &Path, dir: &Path, home: &Path) -> Command {
+    let mut cmd = Command::new(program);
+    cmd.current_dir(dir)
+        .env("PATH", path_with_binary())
+        .env("PRE_COMMIT_HOME", home)
+        .env("GIT_AUTHOR_NAME", "test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1");
+    cmd
+}
+
+fn ok(out: Output) -> String {
+    let r = report(&out);
+    assert!(out.status.success(), "{r}");
+    r
+}
+
+/// `.pre-commit-hooks.yaml` as a local hook: the hook list indented under `repos: - repo: local`, with
+/// `language: system` instead of `rust`.
+fn local_config() -> String {
+    let hooks = std::fs::read_to_string(repo().join(".pre-commit-hooks.yaml")).unwrap();
+    assert!(hooks.contains("language: rust"), "the published hook builds with cargo");
+    let mut config = String::from("repos:\n  - repo: local\n    hooks:\n");
+    for line in hooks.lines().filter(|l| !l.trim_start().starts_with('#')) {
+        config.push_str(&format!("      {}\n", line.replace("language: rust", "language: system")));
+    }
+    config
+}
+
+#[test]
+fn pre_commit_blocks_a_wrong_key_and_passes_the_fix() {
+    let bin = match python_venv("pre-commit-venv", &["pre-commit"], "pre-commit") {
+        Ok(bin) => bin,
+        Err(reason) => return skip(TEST, &format!("pre-commit (pip install pre-commit) unavailable: {reason}")),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path();
+    let write = |path: &str, text: &str| {
+        let p = w.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let home = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| command(Path::new("git"), w, home.path()).args(args).output().expect("git runs");
+    let commit = |message: &str| git(&["commit", "-q", "-m", message]);
+    ok(git(&["init", "-q", "-b", "main"]));
+    write(".pre-commit-config.yaml", &local_config());
+    write("envs/prod/main.tf", &(ROOT.replace("KEY", "use1") + CALL));
+    write("modules/replica/main.tf", &MODULE.replace("KEY", "euw1"));
+    // Another root with a mistake that no staged file touches: it must not block these commits.
+    write("envs/legacy/main.tf", &ROOT.replace("KEY", "nowhere"));
+    ok(command(&bin.join("pre-commit"), w, home.path()).arg("install").output().expect("pre-commit runs"));
+
+    // A clean first commit (the legacy root is not staged, so it is not checked).
+    ok(git(&["add", ".pre-commit-config.yaml", "envs/prod", "modules"]));
+    let first = commit("initial");
+    assert!(first.status.success(), "a clean commit must pass:\n{}", report(&first));
+
+    // A wrong key in the root: blocked, with the diagnostic in the hook's output.
+    write("envs/prod/main.tf", &(ROOT.replace("KEY", "apse2") + CALL));
+    ok(git(&["add", "envs/prod/main.tf"]));
+    let blocked = commit("wrong key in the root");
+    let r = report(&blocked);
+    assert!(!blocked.status.success(), "a wrong key must block the commit:\n{r}");
+    assert!(r.contains("unknown-provider-instance") && r.contains("apse2"), "{r}");
+    assert!(!r.contains("nowhere"), "the unstaged legacy root must not be checked:\n{r}");
+
+    // The fix lets it through.
+    write("envs/prod/main.tf", &(ROOT.replace("KEY", "euw1") + CALL));
+    ok(git(&["add", "envs/prod/main.tf"]));
+    let fixed = commit("fix the key");
+    assert!(fixed.status.success(), "the fix must pass:\n{}", report(&fixed));
+
+    // Only the called module is staged: it is checked with its caller's regions, so the wrong key is found.
+    write("modules/replica/main.tf", &MODULE.replace("KEY", "apse2"));
+    ok(git(&["add", "modules/replica/main.tf"]));
+    let blocked = commit("wrong key in the module");
+    let r = report(&blocked);
+    assert!(!blocked.status.success(), "a wrong key in a called module must block the commit:\n{r}");
+    assert!(r.contains("modules/replica/main.tf") && r.contains("apse2"), "{r}");
+    write("modules/replica/main.tf", &MODULE.replace("KEY", "use1"));
+    ok(git(&["add", "modules/replica/main.tf"]));
+    let fixed = commit("fix the module");
+    assert!(fixed.status.success(), "the module fix must pass:\n{}", report(&fixed));
+    let log = ok(git(&["log", "--oneline"]));
+    assert_eq!(log.lines().count(), 3, "{log}");
+}

@@ -1,0 +1,103 @@
+//! Shared set-up for the tests that drive real external tools (Neovim, pre-commit, the VS Code client libraries):
+//! installing them from their registries into `target/`, and skipping with a `SKIPPED <test>: <reason>` line
+//! naming the missing tool when that is impossible (no network, no Python or Node). The tests then pass without
+//! running: the in-process tests still cover the server, and CI's log says what was not exercised.
+
+#![allow(dead_code)] // Each test binary uses a different part of it.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| repo().join("target"), PathBuf::from)
+}
+
+/// The `foreach-ls` binary cargo built for this test.
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_foreach-ls"))
+}
+
+/// `PATH` with the directory of the `foreach-ls` binary first, so configurations that run plain `foreach-ls` (as
+/// users' do) find the one under test.
+pub fn path_with_binary() -> OsString {
+    let dir = binary().parent().unwrap().to_path_buf();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir).chain(std::env::split_paths(&rest))).unwrap()
+}
+
+/// Reports a skipped test. cargo hides the output of passing tests, so the line is also written to
+/// `target/test-skips/<test>.txt`, which `.ci/run` prints after the test run.
+pub fn skip(test: &str, reason: &str) {
+    let line = format!("SKIPPED {test}: {reason}");
+    println!("{line}");
+    eprintln!("{line}");
+    let dir = target_dir().join("test-skips");
+    let _ = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(dir.join(format!("{test}.txt")), line + "\n"));
+}
+
+/// Stdout and stderr of a finished command, for assertion messages.
+pub fn report(out: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+}
+
+/// A virtual environment `target/<name>` with `packages` installed from PyPI; `probe` is a program in its `bin/`
+/// that must run (`--version`) once they are. Reused when the probe already runs.
+pub fn python_venv(name: &str, packages: &[&str], probe: &str) -> Result<PathBuf, String> {
+    let dir = target_dir().join(name);
+    let bin = dir.join("bin");
+    let ok = || Command::new(bin.join(probe)).arg("--version").output().is_ok_and(|o| o.status.success());
+    if ok() {
+        return Ok(bin);
+    }
+    let out = Command::new("python3").args(["-m", "venv"]).arg(&dir).output().map_err(|e| format!("python3: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("python3 -m venv failed: {}", report(&out)));
+    }
+    let out = Command::new(bin.join("pip"))
+        .args(["install", "-q", "--disable-pip-version-check"])
+        .args(packages)
+        .output()
+        .map_err(|e| format!("pip: {e}"))?;
+    if !out.status.success() || !ok() {
+        return Err(format!("pip install {} failed: {}", packages.join(" "), report(&out)));
+    }
+    Ok(bin)
+}
+
+/// `npm ci` in `dir` unless its `node_modules` is already up to date with `package-lock.json`.
+pub fn npm_ci(dir: &Path) -> Result<(), String> {
+    let lock = dir.join("package-lock.json");
+    let stamp = dir.join("node_modules").join(".package-lock.json");
+    let fresh = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    if matches!((fresh(&stamp), fresh(&lock)), (Some(stamp), Some(lock)) if stamp >= lock) {
+        return Ok(());
+    }
+    let out = Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("npm: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("npm ci failed: {}", report(&out)));
+    }
+    Ok(())
+}
+
+/// Copies a directory tree (fixtures into a temporary workspace).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let dest = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &dest);
+        } else {
+            std::fs::copy(entry.path(), dest).unwrap();
+        }
+    }
+}
