@@ -30,7 +30,7 @@ const MAX_RECOVERY_DEPTH: usize = 32;
 pub(crate) fn parse_body(src: &str, base: usize) -> Parse {
     // No nesting pre-scan here: hcl-edit bounds its own recursion (it rejects more than 64 nested levels), so
     // absurd nesting fails fast and the item-by-item path below reports it and keeps the rest.
-    let whole_error = match hcl_edit::parser::parse_body(src) {
+    let whole_error = match hcl_edit::parser::parse_body_spanned(src) {
         Ok(body) => {
             let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
             return Parse { body: Converter::new(src, base).body(body), errors };
@@ -66,7 +66,7 @@ impl Recovery<'_> {
                 continue;
             }
             let text = &self.src[item.range.clone()];
-            match hcl_edit::parser::parse_body(text) {
+            match hcl_edit::parser::parse_body_spanned(text) {
                 Ok(body) => structures.extend(Converter::new(text, self.base + item.range.start).body(body).structures),
                 Err(err) => {
                     if let Some(block) = self.block(&item, &err, level) {
@@ -124,7 +124,7 @@ impl Recovery<'_> {
         let mut probe = String::with_capacity(header.len() + 2);
         probe.push_str(header);
         probe.push_str("{}");
-        let mut block = match hcl_edit::parser::parse_body(&probe) {
+        let mut block = match hcl_edit::parser::parse_body_spanned(&probe) {
             Ok(body) => match Converter::new(&probe, self.base + start).body(body).structures.pop() {
                 Some(Structure::Block(block)) => block,
                 // `name = {`: an attribute whose value is broken.
