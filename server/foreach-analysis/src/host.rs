@@ -195,7 +195,21 @@ impl AnalysisHost {
 
     /// Every diagnostic in the workspace, sorted by file and position.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.prime_module_diagnostics();
         (*workspace_diagnostics(&self.db, self.ws)).clone()
+    }
+
+    /// Computes the per-directory diagnostics and per-file suppressions on all cores, so that
+    /// `workspace_diagnostics`, which runs on one thread, finds them memoised. Purely a speed-up (on the 1,000-module
+    /// benchmark workspace these are about a third of the diagnostics pass).
+    fn prime_module_diagnostics(&self) {
+        let dirs: Vec<ModuleDir> = self.ws.dirs(&self.db).to_vec();
+        dirs.par_iter().for_each_with(self.db.clone(), |db, dir| {
+            crate::checks::module_diagnostics(db, *dir);
+            for file in dir.files(db).iter() {
+                crate::suppress::file_suppressions(db, *file);
+            }
+        });
     }
 
     pub fn file_path(&self, id: FileId) -> Option<String> {

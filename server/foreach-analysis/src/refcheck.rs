@@ -54,7 +54,7 @@ fn collect(module: &Module) -> Vec<(FileId, Reference)> {
     }
     let mut args: Vec<&Arg> = Vec::new();
     for r in &module.resources {
-        args.extend([&r.for_each, &r.count, &r.enabled].into_iter().flatten().map(|b| &**b));
+        args.extend([r.for_each(), r.count(), r.enabled()].into_iter().flatten());
     }
     args.extend(module.providers.iter().filter_map(|p| p.for_each.as_deref()));
     for c in &module.module_calls {

@@ -29,7 +29,7 @@ pub(crate) fn references(db: &dyn Db, ws: Workspace, pos: FilePosition, include_
     }
     if alias.is_none() {
         for (i, r) in m.resources.iter().enumerate() {
-            if !explicit.contains(&i) && r.provider.is_none() && implied_provider(&r.ty) == name {
+            if !explicit.contains(&i) && r.provider().is_none() && implied_provider(&r.ty) == name {
                 out.push(r.site.name_location());
             }
         }

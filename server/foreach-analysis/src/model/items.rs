@@ -150,16 +150,44 @@ pub struct Resource {
     pub ty: SmolStr,
     pub name: SmolStr,
     pub site: BlockSite,
+    /// The meta-arguments, boxed together: most resources have none, and five inline options cost 32 bytes more
+    /// per resource (4 MB on a workspace of 125,000 resources).
+    pub meta: Option<Box<ResourceMeta>>,
+    pub body_refs: BodyRefs,
+}
+
+/// A resource's meta-arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ResourceMeta {
     pub for_each: OptArg,
     pub count: OptArg,
     /// OpenTofu 1.11 `lifecycle { enabled = … }`.
     pub enabled: OptArg,
     pub provider: OptArg,
     pub depends_on: OptArg,
-    pub body_refs: BodyRefs,
 }
 
 impl Resource {
+    pub fn for_each(&self) -> Option<&Arg> {
+        self.meta.as_ref().and_then(|m| m.for_each.as_deref())
+    }
+
+    pub fn count(&self) -> Option<&Arg> {
+        self.meta.as_ref().and_then(|m| m.count.as_deref())
+    }
+
+    pub fn enabled(&self) -> Option<&Arg> {
+        self.meta.as_ref().and_then(|m| m.enabled.as_deref())
+    }
+
+    pub fn provider(&self) -> Option<&Arg> {
+        self.meta.as_ref().and_then(|m| m.provider.as_deref())
+    }
+
+    pub fn depends_on(&self) -> Option<&Arg> {
+        self.meta.as_ref().and_then(|m| m.depends_on.as_deref())
+    }
+
     /// `aws_s3_bucket.logs` / `data.aws_region.current`.
     pub fn address(&self) -> String {
         match self.mode {

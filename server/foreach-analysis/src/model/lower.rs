@@ -196,11 +196,16 @@ fn lower_resource(file: FileId, block: &Block, mode: ResourceMode) -> Resource {
         ty: SmolStr::new(&block.labels[0].value),
         name: SmolStr::new(&block.labels[1].value),
         site: site(file, block, 1),
-        for_each: get("for_each"),
-        count: get("count"),
-        enabled,
-        provider: get("provider"),
-        depends_on: get("depends_on"),
+        meta: {
+            let meta = ResourceMeta {
+                for_each: get("for_each"),
+                count: get("count"),
+                enabled,
+                provider: get("provider"),
+                depends_on: get("depends_on"),
+            };
+            (meta != ResourceMeta::default()).then(|| Box::new(meta))
+        },
         body_refs: body_refs(file, &block.body, &["for_each", "count", "provider", "depends_on"]),
     }
 }

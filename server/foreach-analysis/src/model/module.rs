@@ -180,12 +180,14 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
     for o in &s.resources {
         match m.resources.iter_mut().find(|r| r.mode == o.mode && r.ty == o.ty && r.name == o.name) {
             Some(r) => {
-                let r = Arc::make_mut(r);
-                replace(&mut r.for_each, &o.for_each);
-                replace(&mut r.count, &o.count);
-                replace(&mut r.enabled, &o.enabled);
-                replace(&mut r.provider, &o.provider);
-                replace(&mut r.depends_on, &o.depends_on);
+                if let Some(o) = &o.meta {
+                    let r = Arc::make_mut(r).meta.get_or_insert_with(Default::default);
+                    replace(&mut r.for_each, &o.for_each);
+                    replace(&mut r.count, &o.count);
+                    replace(&mut r.enabled, &o.enabled);
+                    replace(&mut r.provider, &o.provider);
+                    replace(&mut r.depends_on, &o.depends_on);
+                }
             }
             None => missing_base(m, &format!("`{}`", o.address()), o.site.name_location()),
         }

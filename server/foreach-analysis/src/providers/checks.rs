@@ -125,9 +125,9 @@ fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
     for p in module.providers.iter().filter(|p| p.for_each.is_none()) {
         report(&p.body_refs, &format!("provider `{}`", p.name));
     }
-    for r in module.resources.iter().filter(|r| r.for_each.is_none()) {
+    for r in module.resources.iter().filter(|r| r.for_each().is_none()) {
         report(&r.body_refs, &format!("`{}`", r.address()));
-        if let Some(p) = &r.provider {
+        if let Some(p) = r.provider() {
             report(&BodyRefs { file: p.file, refs: references(&p.expr, &[]) }, &format!("`{}`", r.address()));
         }
     }

@@ -84,7 +84,7 @@ pub fn module_references(module: &Module) -> (Vec<RefSiteInfo>, Vec<Diagnostic>)
     let mut refs = Vec::new();
     let mut diags = Vec::new();
     for (i, r) in module.resources.iter().enumerate() {
-        if let Some(p) = &r.provider {
+        if let Some(p) = r.provider() {
             let (parsed, d) = parse_provider_ref(p.file, &p.expr, RefSite::ProviderArgument);
             diags.extend(d);
             if let Some(reference) = parsed {

@@ -105,7 +105,7 @@ pub fn analyse_instance(
         let mut resolved =
             ResolvedUse { owner: site.owner.clone(), config: r.config_address(), target, keys: Vec::new() };
         let (for_each, count) = match &site.owner {
-            RefOwner::Resource(i) => (module.resources[*i].for_each.as_deref(), module.resources[*i].count.as_deref()),
+            RefOwner::Resource(i) => (module.resources[*i].for_each(), module.resources[*i].count()),
             RefOwner::ModuleCall(i, _) => {
                 (module.module_calls[*i].for_each.as_deref(), module.module_calls[*i].count.as_deref())
             }

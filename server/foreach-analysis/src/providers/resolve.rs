@@ -123,7 +123,7 @@ pub fn all_uses(db: &dyn Db, ws: Workspace) -> Vec<BlockUse> {
                     let (n, a) = split(&u.config);
                     (n, a, u.keys.clone(), How::Explicit)
                 }
-                None if r.provider.is_some() => continue, // malformed reference, reported elsewhere
+                None if r.provider().is_some() => continue, // malformed reference, reported elsewhere
                 None => (implied_provider(&r.ty).to_string(), None, Vec::new(), How::Implied),
             };
             let resolution = resolve(db, ws, &tree, id, &name, alias.as_deref(), keys);
