@@ -66,7 +66,7 @@ fn override_files_replace_attributes_in_lexical_order() {
         ("/ws/z_override.tf", "locals {\n  b = 3\n}\n"),
     ]);
     let m = module(h.db(), dir(&h, "/ws"));
-    let fe = m.resources[0].for_each.as_ref().unwrap();
+    let fe = m.resources[0].for_each().unwrap();
     assert!(matches!(&fe.expr.kind, foreach_syntax::ast::ExprKind::Traversal { .. }));
     let text = "resource \"aws_vpc\" \"v\" {\n  for_each = local.b\n}\n";
     assert_eq!(&text[fe.expr.range], "local.b");
