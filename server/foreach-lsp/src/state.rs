@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use foreach_analysis::ide::FilePosition;
@@ -44,6 +45,10 @@ pub struct State {
     pub roots: RwLock<Vec<PathBuf>>,
     pub caps: RwLock<ClientCaps>,
     pub publisher: Publisher,
+    /// Whether `shutdown` was received: `exit` before it ends the process with status 1 (LSP `exit`).
+    pub shutdown_requested: AtomicBool,
+    /// Test-only hooks (`test_hooks.rs`); always off in normal use.
+    pub test_hooks: bool,
 }
 
 /// A snapshot plus the document versions its texts belong to.
@@ -55,6 +60,10 @@ pub struct Snapshot {
 
 impl State {
     pub fn new(client: Client) -> State {
+        State::with_test_hooks(client, false)
+    }
+
+    pub fn with_test_hooks(client: Client, test_hooks: bool) -> State {
         State {
             client,
             docs: Documents::default(),
@@ -64,7 +73,13 @@ impl State {
             roots: RwLock::new(Vec::new()),
             caps: RwLock::new(ClientCaps::default()),
             publisher: Publisher::default(),
+            shutdown_requested: AtomicBool::new(false),
+            test_hooks,
         }
+    }
+
+    pub fn shutdown(&self) {
+        self.shutdown_requested.store(true, Ordering::SeqCst);
     }
 
     pub fn encoding(&self) -> PositionEncoding {
@@ -88,8 +103,6 @@ impl State {
         Snapshot { analysis: host.host.analysis(), versions: host.versions.clone(), encoding: self.encoding() }
     }
 
-    /// Runs `f` on a snapshot on a blocking thread. Cancellation (a newer change) answers `ContentModified`; a
-    /// panic is logged and answers an internal error; the server keeps serving either way.
     /// The preamble of every position-based request: runs `f` on a snapshot with the analysis position of a
     /// document position and the file's line index (for converting results back). `None` when the document is not
     /// a file the analysis knows.
@@ -99,7 +112,10 @@ impl State {
         F: FnOnce(&Snapshot, FilePosition, &LineIndex) -> Cancellable<Option<T>> + Send + 'static,
     {
         let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
+        self.catch_up(&p.text_document.uri).await;
+        let disturbance = crate::test_hooks::disturbance(self, &p.text_document.uri);
         self.with_analysis(move |snap| {
+            crate::test_hooks::disturb(disturbance);
             let a = &snap.analysis;
             let Some(file) = a.file_id(&path)? else { return Ok(None) };
             let Some(index) = a.line_index(file)? else { return Ok(None) };
@@ -109,6 +125,9 @@ impl State {
         .await
     }
 
+    /// Runs `f` on a snapshot on a blocking thread. Cancellation (a newer change) answers `ContentModified`; a
+    /// panic is caught, logged with `tracing` and answered as an internal error: the snapshot and the thread die
+    /// with it, the host and the document store are untouched, and the server keeps serving.
     pub async fn with_analysis<T, F>(self: &Arc<Self>, f: F) -> Result<T>
     where
         T: Send + 'static,
@@ -154,6 +173,23 @@ impl State {
             tracing::error!("applying a change failed: {e}");
         }
         self.publisher.schedule();
+    }
+
+    /// Brings the analysis up to the newest text of `uri` in the document store, so that a request sent after a
+    /// burst of edits answers for the last one even when the edits' own updates have not reached the host yet.
+    async fn catch_up(self: &Arc<Self>, uri: &Uri) {
+        let Some(path) = uri_to_path(uri) else { return };
+        let state = Arc::clone(self);
+        let u = uri.clone();
+        let behind = tokio::task::spawn_blocking(move || {
+            let version = state.docs.version(&u);
+            version.is_some() && state.lock_host().versions.get(&path) != version.as_ref()
+        })
+        .await
+        .unwrap_or(false);
+        if behind {
+            self.sync_document(uri.clone()).await;
+        }
     }
 
     /// Sends the latest text of an open document to the analysis (whichever edit task gets here first applies
