@@ -99,7 +99,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     files.extend(var_files);
 
     let mut host = AnalysisHost::new();
-    host.set_file_reader(Some(std::sync::Arc::new(DiskReader)));
+    host.set_file_reader(Some(std::sync::Arc::new(DiskReader { roots: roots.clone() })));
     let mut change = read_files(&files);
     change.roots = Some(roots.iter().map(|r| path_string(r)).collect());
     change.settings = Some(Settings {
@@ -245,11 +245,27 @@ pub fn path_string(p: &Path) -> String {
 }
 
 /// File functions' access to the disk. The evaluator has already checked that each path stays inside the
-/// workspace root; this only reads (never writes), and refuses oversized files like the loader does.
-pub struct DiskReader;
+/// workspace root as written; this checks it again after following symbolic links (a link inside the workspace
+/// to `/etc/passwd` is no way out), only reads (never writes), and refuses oversized files like the loader does.
+pub struct DiskReader {
+    /// The canonical roots walked: every file read must be inside one of them.
+    pub roots: Vec<PathBuf>,
+}
+
+impl DiskReader {
+    fn confined(&self, path: &str) -> Result<PathBuf, String> {
+        let real = Path::new(path).canonicalize().map_err(|e| e.to_string())?;
+        if self.roots.iter().any(|r| real.starts_with(r)) {
+            Ok(real)
+        } else {
+            Err("it links to a file outside the workspace root; foreach-ls only reads files inside it".to_string())
+        }
+    }
+}
 
 impl foreach_analysis::eval::scope::FileReader for DiskReader {
     fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        let path = &self.confined(path)?;
         let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
         if meta.len() > MAX_FILE_BYTES {
             return Err(format!("the file is larger than {} MB", MAX_FILE_BYTES / (1024 * 1024)));
@@ -258,7 +274,7 @@ impl foreach_analysis::eval::scope::FileReader for DiskReader {
     }
 
     fn is_file(&self, path: &str) -> bool {
-        Path::new(path).is_file()
+        self.confined(path).is_ok_and(|p| p.is_file())
     }
 
     fn walk(&self, dir: &str) -> Result<Vec<String>, String> {

@@ -8,10 +8,16 @@ pub enum ExitStatus {
     Diagnostics = 1,
     /// Bad usage or an IO failure before analysis: the message is on stderr.
     Usage = 2,
+    /// `serve` ended without the client's `shutdown` request (`exit` alone, or the client went away): 1, as the
+    /// LSP `exit` notification asks.
+    ServeWithoutShutdown = 3,
 }
 
 impl ExitStatus {
     pub fn code(self) -> i32 {
-        self as i32
+        match self {
+            ExitStatus::ServeWithoutShutdown => 1,
+            s => s as i32,
+        }
     }
 }

@@ -38,6 +38,7 @@ where
         args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
         args::Command::Serve => match foreach_lsp::serve_stdio() {
             0 => ExitStatus::Clean,
+            1 => ExitStatus::ServeWithoutShutdown,
             _ => ExitStatus::Usage,
         },
     }

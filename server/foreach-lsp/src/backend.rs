@@ -17,6 +17,18 @@ impl Backend {
     pub fn new(client: Client) -> Backend {
         Backend { state: Arc::new(State::new(client)) }
     }
+
+    pub fn with_state(state: Arc<State>) -> Backend {
+        Backend { state }
+    }
+
+    /// `foreach-ls/documentText`, a test-only request (`test_hooks.rs`).
+    pub async fn document_text(
+        &self,
+        p: crate::test_hooks::DocumentTextParams,
+    ) -> Result<Option<crate::test_hooks::DocumentText>> {
+        crate::test_hooks::document_text(&self.state, p)
+    }
 }
 
 impl LanguageServer for Backend {
@@ -29,6 +41,7 @@ impl LanguageServer for Backend {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.state.shutdown();
         Ok(())
     }
 

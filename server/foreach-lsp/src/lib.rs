@@ -11,8 +11,9 @@ pub mod diagnostics;
 pub mod documents;
 pub mod handlers;
 pub mod state;
+pub mod test_hooks;
 pub mod transport;
 pub mod workspace;
 
 pub use backend::Backend;
-pub use transport::{serve, serve_stdio};
+pub use transport::{ServeOptions, ServeOutcome, serve, serve_stdio, serve_with};

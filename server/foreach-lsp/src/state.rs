@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use foreach_analysis::ide::FilePosition;
@@ -63,6 +64,10 @@ pub struct State {
     /// Incremented by every (re-)indexing: a run installs its result only if no newer run has started, so
     /// overlapping re-reads (settings and folders changing quickly) end with the newest roots and settings.
     pub index_generation: std::sync::atomic::AtomicU64,
+    /// Whether `shutdown` was received: `exit` before it ends the process with status 1 (LSP `exit`).
+    pub shutdown_requested: AtomicBool,
+    /// Test-only hooks (`test_hooks.rs`); always off in normal use.
+    pub test_hooks: bool,
 }
 
 /// A snapshot plus the document versions its texts belong to.
@@ -74,6 +79,10 @@ pub struct Snapshot {
 
 impl State {
     pub fn new(client: Client) -> State {
+        State::with_test_hooks(client, false)
+    }
+
+    pub fn with_test_hooks(client: Client, test_hooks: bool) -> State {
         State {
             client,
             docs: Documents::default(),
@@ -84,7 +93,13 @@ impl State {
             caps: RwLock::new(ClientCaps::default()),
             publisher: Publisher::default(),
             index_generation: std::sync::atomic::AtomicU64::new(0),
+            shutdown_requested: AtomicBool::new(false),
+            test_hooks,
         }
+    }
+
+    pub fn shutdown(&self) {
+        self.shutdown_requested.store(true, Ordering::SeqCst);
     }
 
     pub fn encoding(&self) -> PositionEncoding {
@@ -108,8 +123,6 @@ impl State {
         Snapshot { analysis: host.host.analysis(), versions: host.versions.clone(), encoding: self.encoding() }
     }
 
-    /// Runs `f` on a snapshot on a blocking thread. Cancellation (a newer change) answers `ContentModified`; a
-    /// panic is logged and answers an internal error; the server keeps serving either way.
     /// The preamble of every position-based request: runs `f` on a snapshot with the analysis position of a
     /// document position and the file's line index (for converting results back). `None` when the document is not
     /// a file the analysis knows.
@@ -119,7 +132,9 @@ impl State {
         F: FnOnce(&Snapshot, FilePosition, &LineIndex) -> Cancellable<Option<T>> + Send + 'static,
     {
         let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
+        let disturbance = crate::test_hooks::disturbance(self, &p.text_document.uri);
         self.run_on_snapshot(Some(p.text_document.uri.clone()), move |snap| {
+            crate::test_hooks::disturb(disturbance);
             let a = &snap.analysis;
             let Some(file) = a.file_id(&path)? else { return Ok(None) };
             let Some(index) = a.line_index(file)? else { return Ok(None) };
@@ -129,6 +144,9 @@ impl State {
         .await
     }
 
+    /// Runs `f` on a snapshot on a blocking thread. Cancellation (a newer change) answers `ContentModified`; a
+    /// panic is caught, logged with `tracing` and answered as an internal error: the snapshot and the thread die
+    /// with it, the host and the document store are untouched, and the server keeps serving.
     pub async fn with_analysis<T, F>(self: &Arc<Self>, f: F) -> Result<T>
     where
         T: Send + 'static,

@@ -3,19 +3,54 @@
 //! streams and tower-lsp-server: it reads each frame itself, forwards the well-formed ones, and answers malformed
 //! ones as JSON-RPC asks (`-32700` parse error, `-32600` invalid request, id `null` when unknown), writing the
 //! answers between the server's own frames.
+//!
+//! It also owns the end of a session: `exit` after `shutdown`, or the client closing its end, ends [`serve`]; the
+//! outcome says whether `shutdown` came first, which decides the process status (0, or 1 as the LSP `exit`
+//! notification asks). Nothing is left running: the reader is aborted, and [`serve_stdio`] drops the runtime
+//! without waiting for analyses still in flight.
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::mpsc;
 use tower_lsp_server::{LspService, Server};
 
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, OnceLock};
+
 use crate::Backend;
+use crate::state::State;
 
 /// Largest accepted frame (a 64 MB file opened in the editor, plus JSON escaping).
 const MAX_FRAME: usize = 256 * 1024 * 1024;
 
+/// How long requests still running may take to answer once the client has closed its end.
+const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// How a session is served.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ServeOptions {
+    /// Enables the test-only hooks of `test_hooks.rs`. Never set in normal use.
+    pub test_hooks: bool,
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServeOutcome {
+    /// `shutdown` was received before `exit` (or before the input closed).
+    pub shutdown_requested: bool,
+}
+
 /// Serves on `input`/`output` until the client sends `exit` or closes the input.
 pub async fn serve<I, O>(input: I, output: O)
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    serve_with(input, output, ServeOptions::default()).await;
+}
+
+/// [`serve`], with options, reporting how the session ended.
+pub async fn serve_with<I, O>(input: I, output: O, options: ServeOptions) -> ServeOutcome
 where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
@@ -24,7 +59,15 @@ where
     let (mut from_server, server_out) = tokio::io::duplex(1 << 16);
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Vec<u8>>();
 
-    let (service, socket) = LspService::new(Backend::new);
+    let state_slot: Arc<OnceLock<Arc<State>>> = Arc::default();
+    let slot = Arc::clone(&state_slot);
+    let (service, socket) = LspService::build(move |client| {
+        let state = Arc::new(State::with_test_hooks(client, options.test_hooks));
+        let _ = slot.set(Arc::clone(&state));
+        Backend::with_state(state)
+    })
+    .custom_method(crate::test_hooks::DOCUMENT_TEXT, Backend::document_text)
+    .finish();
     let server = tokio::spawn(Server::new(server_in, server_out, socket).serve(service));
 
     // Input: frames from the client; good ones go to the server, bad ones are answered here.
@@ -78,14 +121,33 @@ where
             }
         }
     });
-    let _ = server.await;
-    reader.abort();
-    let _ = pump.await;
-    let _ = writer.await;
+    // The session ends at `exit`, or when the client has gone away: then in-flight requests get a moment to
+    // answer, and are dropped after it (an analysis still running must not keep the process alive).
+    let mut server = server;
+    let mut reader = reader;
+    tokio::select! {
+        _ = &mut server => reader.abort(),
+        _ = async {
+            let _ = (&mut reader).await;
+            tokio::time::sleep(CLOSE_GRACE).await;
+        } => server.abort(),
+    }
+    let _ = tokio::time::timeout(CLOSE_GRACE, pump).await;
+    let _ = tokio::time::timeout(CLOSE_GRACE, writer).await;
+    let shutdown_requested = state_slot.get().is_some_and(|s| s.shutdown_requested.load(Ordering::SeqCst));
+    ServeOutcome { shutdown_requested }
 }
 
-/// Serves on a fresh multi-threaded runtime over stdin/stdout.
+/// Serves on a fresh multi-threaded runtime over stdin/stdout, logging to stderr. Returns the process status:
+/// 0 after `shutdown`, 1 when the session ended without it (`exit` alone, or the client went away).
+/// `FOREACH_LS_TEST_HOOKS=1` enables the test-only hooks (`docs/reliability.md`).
 pub fn serve_stdio() -> i32 {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_max_level(tracing::Level::INFO)
+        .try_init();
+    let options = ServeOptions { test_hooks: std::env::var_os("FOREACH_LS_TEST_HOOKS").is_some_and(|v| v == "1") };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -93,10 +155,15 @@ pub fn serve_stdio() -> i32 {
             return 101;
         }
     };
-    runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
-    // Blocking tasks (an analysis in flight) are not waited for.
+    let outcome = runtime.block_on(serve_with(tokio::io::stdin(), tokio::io::stdout(), options));
+    // Blocking tasks (an analysis in flight, the thread blocked reading stdin) are not waited for.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
-    0
+    if outcome.shutdown_requested {
+        0
+    } else {
+        tracing::info!("the session ended without `shutdown`");
+        1
+    }
 }
 
 /// A message tower-lsp-server can decode, or the error answer for it.

@@ -94,8 +94,14 @@ impl Reader<'_> {
         TextRange::new(size(r.start), size(r.end.max(r.start)))
     }
 
+    /// Reports an error on the first line of `r`: error ranges never span lines, and a JSON token can (a string
+    /// holding a raw line break, which the reader accepts, as the root value).
     fn error(&mut self, r: std::ops::Range<usize>, message: String) {
-        let range = self.range(r);
+        let end = match self.src.get(r.start..r.end.max(r.start)) {
+            Some(t) => r.start + t.find(['\n', '\r']).unwrap_or(t.len()),
+            None => r.end,
+        };
+        let range = self.range(r.start..end);
         self.errors.push(SyntaxError { range, message });
     }
 

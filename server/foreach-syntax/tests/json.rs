@@ -231,3 +231,13 @@ fn brackets_inside_strings_are_not_nesting() {
     let p = json(&src);
     assert_eq!(only_block(&p.body).body.attributes().count(), 1);
 }
+
+/// Found by the `syntax` fuzz target (server/fuzz/regressions/syntax/json-error-range-spans-lines): a root value
+/// that is a string holding a raw line break gave an error range over two lines.
+#[test]
+fn error_ranges_stay_on_one_line() {
+    let src = "\"l\u{1}\n \u{3}c\"";
+    let p = parse(src, FileKind::TfJson);
+    assert_eq!(p.errors.len(), 1, "{:?}", p.errors);
+    assert_eq!(slice(src, p.errors[0].range), "\"l\u{1}");
+}

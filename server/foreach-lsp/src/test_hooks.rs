@@ -1,0 +1,77 @@
+//! Test-only hooks, off unless the server is started with them (`FOREACH_LS_TEST_HOOKS=1` for the binary,
+//! [`crate::ServeOptions::test_hooks`] in process). They let the reliability tests observe and disturb the server
+//! from outside without any effect on normal use (`docs/reliability.md`):
+//!
+//! - the custom request `foreach-ls/documentText` answers the text and version the server holds for an open
+//!   document, so a soak test can compare it with the text it expects after thousands of edits;
+//! - a position request (hover, completion, ...) on a document containing [`PANIC_MARKER`] panics inside the
+//!   analysis closure, and one containing [`SLOW_MARKER`] sleeps there, to test crash isolation and cancellation.
+//!
+//! Without the hooks the request answers `MethodNotFound` and the markers are ordinary text.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
+
+use crate::state::State;
+
+pub const DOCUMENT_TEXT: &str = "foreach-ls/documentText";
+pub const PANIC_MARKER: &str = "__foreach_ls_test_panic__";
+pub const SLOW_MARKER: &str = "__foreach_ls_test_slow__";
+/// How long a request on a document with [`SLOW_MARKER`] takes.
+pub const SLOW: Duration = Duration::from_secs(5);
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentTextParams {
+    pub text_document: TextDocumentIdentifier,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DocumentText {
+    pub text: String,
+    pub version: i32,
+}
+
+pub fn document_text(state: &State, p: DocumentTextParams) -> Result<Option<DocumentText>> {
+    if !state.test_hooks {
+        return Err(Error::method_not_found());
+    }
+    let uri = &p.text_document.uri;
+    Ok(state
+        .docs
+        .text(uri)
+        .zip(state.docs.version(uri))
+        .map(|(text, version)| DocumentText { text: text.to_string(), version }))
+}
+
+/// What a position request on `uri` must do before answering, decided on the async side (the document store is
+/// not part of the analysis snapshot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Disturbance {
+    None,
+    Panic,
+    Slow,
+}
+
+pub fn disturbance(state: &State, uri: &Uri) -> Disturbance {
+    if !state.test_hooks {
+        return Disturbance::None;
+    }
+    match state.docs.text(uri) {
+        Some(t) if t.contains(PANIC_MARKER) => Disturbance::Panic,
+        Some(t) if t.contains(SLOW_MARKER) => Disturbance::Slow,
+        _ => Disturbance::None,
+    }
+}
+
+/// Runs inside the analysis closure, on the blocking thread, where a real analysis bug would panic.
+pub fn disturb(d: Disturbance) {
+    match d {
+        Disturbance::None => {}
+        Disturbance::Panic => panic!("test hook: forced panic in a request's analysis"),
+        Disturbance::Slow => std::thread::sleep(SLOW),
+    }
+}

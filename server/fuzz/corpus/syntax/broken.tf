@@ -1,0 +1,5 @@
+a = {
+  b = [1, 2
+  c = "unterminated
+}
+d = 1
