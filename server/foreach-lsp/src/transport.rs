@@ -142,11 +142,11 @@ where
 /// 0 after `shutdown`, 1 when the session ended without it (`exit` alone, or the client went away).
 /// `FOREACH_LS_TEST_HOOKS=1` enables the test-only hooks (`docs/reliability.md`).
 pub fn serve_stdio() -> i32 {
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_max_level(tracing::Level::INFO)
-        .try_init();
+    // Our own crates at `info`, dependencies at `warn`: salsa logs every query execution at `info`, which would
+    // flood the editor's log pane and cost time on every edit. `FOREACH_LS_LOG` (EnvFilter syntax) overrides.
+    let filter = tracing_subscriber::EnvFilter::try_from_env("FOREACH_LS_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,foreach_lsp=info,foreach_analysis=info"));
+    let _ = tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_env_filter(filter).try_init();
     let options = ServeOptions { test_hooks: std::env::var_os("FOREACH_LS_TEST_HOOKS").is_some_and(|v| v == "1") };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
