@@ -152,6 +152,34 @@ async fn hover_definition_completion_symbols_with_astral_characters() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn definition_of_an_instance_key_is_its_tfvars_element() {
+    let main_text = "variable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"r\"\n  for_each = var.regions\n  region   = each.value\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[\"us-east-1\"]\n}\n";
+    let ws = workspace(&[
+        ("main.tf", main_text),
+        ("terraform.tfvars", "regions = [\n  \"eu-west-1\",\n  \"us-east-1\",\n]\n"),
+    ]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = TestClient::start();
+    c.initialize(Some(&root), json!({})).await;
+    c.open(&main, main_text).await;
+    let at = json!({"textDocument": {"uri": main}, "position": {"line": 9, "character": 22}});
+    let mut def = Value::Null;
+    // Indexing runs in the background: retry until the tfvars file is loaded.
+    for _ in 0..100 {
+        def = c.request("textDocument/definition", at.clone()).await;
+        if def[0]["uri"].as_str().is_some_and(|u| u.ends_with("terraform.tfvars")) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(def[0]["uri"], uri(&root.join("terraform.tfvars")).as_str(), "{def}");
+    assert_eq!(def[0]["range"], json!({"start": {"line": 2, "character": 2}, "end": {"line": 2, "character": 13}}));
+    assert_eq!(def.as_array().map(Vec::len), Some(1));
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ignore_code_action_and_other_hcl_files() {
     let mut c = TestClient::start();
     c.initialize(None, json!({})).await;

@@ -1,13 +1,19 @@
-//! Go to definition: from `var.x` to its `variable` block, from `local.y` to its attribute in `locals`.
+//! Go to definition: from `var.x` to its `variable` block, from `local.y` to its attribute in `locals`, from a
+//! provider reference to its block, and from the instance key of a reference (`["us"]`, `[each.key]`) to the
+//! elements that write the keys it selects.
+
+use std::collections::BTreeSet;
 
 use foreach_syntax::TextRange;
 
 use crate::base::FileId;
-use crate::db::{Db, Workspace, module, parse};
-use crate::providers::config::{ConfigTarget, resolve_config};
+use crate::db::{Db, ModuleDir, Workspace, module, parse};
+use crate::providers::config::{ConfigTarget, module_references, resolve_config};
 
 use super::cursor::reference_at;
-use super::{FilePosition, dir_of, source_file};
+use super::key_origin::key_origin_sites;
+use super::provider_info::module_instances;
+use super::{FilePosition, dir_of, source_file, touches};
 
 /// Where to jump: the whole declaration, and the name inside it to put the cursor on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,9 +25,12 @@ pub struct NavigationTarget {
 
 pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<NavigationTarget> {
     let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
+    let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
+    if let Some(targets) = instance_key_targets(db, ws, dir, pos) {
+        return targets;
+    }
     let parsed = parse(db, file);
     let Some(at) = reference_at(&parsed.body, pos.offset) else { return Vec::new() };
-    let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
     let m = module(db, dir);
     let name = at.reference.attr(0).unwrap_or_default();
     match at.reference.root() {
@@ -53,6 +62,50 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
             }
         }
     }
+}
+
+/// On the `[…]` of a provider reference: where each key it selects (in any instance of the module) is written. A key
+/// with no single written place (computed by `for` or `merge(…)`, given with `-var`) leads to the provider block's
+/// `for_each`, which is where it is defined. `None` when the cursor is not on an instance key.
+fn instance_key_targets(
+    db: &dyn Db,
+    ws: Workspace,
+    dir: ModuleDir,
+    pos: FilePosition,
+) -> Option<Vec<NavigationTarget>> {
+    let m = module(db, dir);
+    let (refs, _) = module_references(&m);
+    let site = refs.iter().position(|r| {
+        r.reference.file == pos.file && r.reference.key.as_ref().is_some_and(|k| touches(k.range, pos.offset))
+    })?;
+    let mut block = None;
+    let mut keys = BTreeSet::new();
+    for instance in module_instances(db, ws, dir) {
+        let Some(used) = instance.analysis.uses.get(site) else { continue };
+        if let ConfigTarget::Block(b) = used.target {
+            block = Some(b);
+        }
+        keys.extend(used.keys.iter().filter_map(|k| k.key.clone()));
+    }
+    let block = match block {
+        Some(b) => b,
+        // Not in any root's tree: the configuration is still known statically, its keys are not.
+        None => {
+            let r = &refs[site].reference;
+            let ConfigTarget::Block(b) = resolve_config(&m, &r.name, r.alias_name()) else { return Some(Vec::new()) };
+            b
+        }
+    };
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let origins = key_origin_sites(db, ws, dir, block, &keys);
+    let mut targets: Vec<NavigationTarget> =
+        origins.iter().map(|o| NavigationTarget { file: o.file, full_range: o.range, focus_range: o.range }).collect();
+    if keys.is_empty() || origins.len() < keys.len() {
+        if let Some(fe) = m.providers[block].for_each.as_ref() {
+            targets.push(NavigationTarget { file: fe.file, full_range: fe.range, focus_range: fe.expr.range });
+        }
+    }
+    Some(targets)
 }
 
 #[cfg(test)]
@@ -90,6 +143,43 @@ mod tests {
     fn provider_reference_to_its_block() {
         let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  for_each = toset([\"a\"])\n  provider = aws.by_re$0gion[each.key]\n}\n";
         assert_eq!(check(text), vec![("/ws/main.tf".to_string(), "\"aws\"".to_string())]);
+    }
+
+    const BY_REGION: &str =
+        "provider \"aws\" {\n  alias    = \"r\"\n  for_each = local.regions\n  region   = each.value\n}\n";
+
+    #[test]
+    fn literal_instance_key_to_the_map_entry() {
+        let text = format!(
+            "#- /main.tf\n{BY_REGION}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.r[\"u$0s\"]\n}}\n#- /locals.tf\nlocals {{\n  regions = {{\n    eu = \"eu-west-1\"\n    us = \"us-east-1\"\n  }}\n}}\n"
+        );
+        assert_eq!(check(&text), vec![("/ws/locals.tf".to_string(), "us = \"us-east-1\"".to_string())]);
+    }
+
+    #[test]
+    fn each_key_to_every_selected_element_of_the_tfvars() {
+        let text = "#- /main.tf\nvariable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"r\"\n  for_each = var.regions\n  region   = each.value\n}\nresource \"aws_s3_bucket\" \"b\" {\n  for_each = var.regions\n  provider = aws.r[ea$0ch.key]\n}\n#- /terraform.tfvars\nregions = [\"eu-west-1\", \"us-east-1\"]\n";
+        assert_eq!(
+            check(text),
+            vec![
+                ("/ws/terraform.tfvars".to_string(), "\"eu-west-1\"".to_string()),
+                ("/ws/terraform.tfvars".to_string(), "\"us-east-1\"".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn computed_keys_lead_to_the_for_each() {
+        let text = "provider \"aws\" {\n  alias    = \"r\"\n  for_each = { for r in [\"a\", \"b\"] : r => r }\n  region   = each.value\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[\"$0a\"]\n}\n";
+        assert_eq!(check(text), vec![("/ws/main.tf".to_string(), "{ for r in [\"a\", \"b\"] : r => r }".to_string())]);
+    }
+
+    #[test]
+    fn the_configuration_name_still_leads_to_the_block() {
+        let text = format!(
+            "{BY_REGION}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.$0r[\"us\"]\n}}\nlocals {{\n  regions = {{ us = \"x\" }}\n}}\n"
+        );
+        assert_eq!(check(&text), vec![("/ws/main.tf".to_string(), "\"aws\"".to_string())]);
     }
 
     #[test]
