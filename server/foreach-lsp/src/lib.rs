@@ -10,6 +10,7 @@ pub mod convert;
 pub mod diagnostics;
 pub mod documents;
 pub mod handlers;
+pub mod pull_config;
 pub mod state;
 pub mod test_hooks;
 pub mod transport;

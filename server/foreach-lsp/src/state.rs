@@ -50,6 +50,8 @@ pub struct ClientCaps {
     pub watch_files: bool,
     /// `completionItem.snippetSupport`: snippets only for clients that expand them.
     pub snippets: bool,
+    /// `workspace.configuration`: settings can be pulled per workspace folder (`pull_config.rs`).
+    pub configuration: bool,
 }
 
 pub struct State {

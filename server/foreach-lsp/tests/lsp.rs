@@ -180,6 +180,50 @@ async fn definition_of_an_instance_key_is_its_tfvars_element() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_pulled_per_workspace_folder() {
+    let main_text = "variable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"r\"\n  for_each = var.regions\n  region   = each.value\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[\"us\"]\n}\n";
+    let ws = workspace(&[
+        ("a/main.tf", main_text),
+        ("a/dev.tfvars", "regions = [\"eu\"]\n"),
+        ("b/main.tf", main_text),
+        ("b/dev.tfvars", "regions = [\"eu\"]\n"),
+    ]);
+    let root = canonical(&ws);
+    let (a, b) = (uri(&root.join("a")), uri(&root.join("b")));
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": {"workspace": {"configuration": true}},
+               "workspaceFolders": [{"uri": a, "name": "a"}, {"uri": b, "name": "b"}]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    let pull = c.wait_for(|m| m["method"] == "workspace/configuration").await;
+    let items = pull["params"]["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3, "{pull}");
+    assert_eq!(items[0], json!({"section": "foreachLs"}));
+    assert_eq!(items[1], json!({"scopeUri": a, "section": "foreachLs"}));
+    assert_eq!(items[2], json!({"scopeUri": b, "section": "foreachLs"}));
+    // Only folder `a` reads dev.tfvars: its reference to "us" is wrong, `b`'s keys are unknown.
+    c.respond(&pull, json!([{}, {"varFiles": ["dev.tfvars"]}, null])).await;
+    let in_a = c.diagnostics_for(&uri(&root.join("a/main.tf")), |d| !d.is_empty()).await;
+    assert!(codes(&in_a).contains(&"unknown-provider-instance".to_string()), "{in_a:?}");
+    let in_b = c.diagnostics_for(&uri(&root.join("b/main.tf")), |_| true).await;
+    assert_eq!(codes(&in_b), ["provider-for-each-unresolved"], "{in_b:?}");
+
+    // `didChangeConfiguration` with no settings: the server pulls again; now `b` reads dev.tfvars too.
+    c.notify("workspace/didChangeConfiguration", json!({"settings": null})).await;
+    let pull = c.wait_for(|m| m["method"] == "workspace/configuration").await;
+    c.respond(&pull, json!([{"varFiles": ["dev.tfvars"]}, {"varFiles": ["dev.tfvars"]}, {"varFiles": ["dev.tfvars"]}]))
+        .await;
+    let in_b = c
+        .diagnostics_for(&uri(&root.join("b/main.tf")), |d| d.iter().any(|x| x["code"] == "unknown-provider-instance"))
+        .await;
+    assert!(!in_b.is_empty());
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ignore_code_action_and_other_hcl_files() {
     let mut c = TestClient::start();
     c.initialize(None, json!({})).await;

@@ -22,6 +22,8 @@ pub async fn run(state: &Arc<State>, p: DidChangeWorkspaceFoldersParams) {
         *roots != before
     };
     if changed {
+        // The new folders may have settings of their own.
+        crate::pull_config::pull(state).await;
         crate::workspace::index(state).await;
     }
 }

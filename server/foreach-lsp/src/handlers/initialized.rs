@@ -1,5 +1,6 @@
 //! `initialized`: watches OpenTofu files on disk (when the client can register watchers), starts the diagnostics
-//! loop, and indexes the workspace in the background.
+//! loop, pulls the settings per workspace folder (when the client supports it) and indexes the workspace in the
+//! background.
 
 use std::sync::Arc;
 
@@ -29,5 +30,8 @@ pub async fn run(state: &Arc<State>, _: InitializedParams) {
         });
     }
     let s = Arc::clone(state);
-    tokio::spawn(async move { crate::workspace::index(&s).await });
+    tokio::spawn(async move {
+        crate::pull_config::pull(&s).await;
+        crate::workspace::index(&s).await
+    });
 }

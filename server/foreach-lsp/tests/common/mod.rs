@@ -60,7 +60,8 @@ impl TestClient {
         r["result"].clone()
     }
 
-    /// The next message matching `pred` (others are kept for later; server requests are answered with null).
+    /// The next message matching `pred` (others are kept for later; server requests that don't match are answered
+    /// with null).
     pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         if let Some(i) = self.backlog.iter().position(&pred) {
             return self.backlog.remove(i).unwrap();
@@ -71,16 +72,22 @@ impl TestClient {
                 .await
                 .expect("timed out waiting for a message")
                 .expect("server closed the connection");
+            if pred(&msg) {
+                // A server request asked for is answered by the caller (`respond`).
+                return msg;
+            }
             if msg.get("method").is_some() && msg.get("id").is_some() {
                 // A request from the server (registerCapability, workDoneProgress/create): accept it.
                 let id = msg["id"].clone();
                 self.send(json!({"jsonrpc": "2.0", "id": id, "result": null})).await;
             }
-            if pred(&msg) {
-                return msg;
-            }
             self.backlog.push_back(msg);
         }
+    }
+
+    /// Answers a request from the server.
+    pub async fn respond(&mut self, request: &Value, result: Value) {
+        self.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": result})).await;
     }
 
     /// The next `publishDiagnostics` for `uri` satisfying `pred`.
