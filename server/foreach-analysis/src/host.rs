@@ -239,7 +239,7 @@ impl AnalysisHost {
     pub fn evaluate_in(&self, dir: &str, expr: &str) -> Option<Evaluation> {
         let tree = module_tree(&self.db, self.ws);
         let node = tree.roots.iter().copied().find(|r| tree.node(*r).dir.path(&self.db) == dir)?;
-        let (scope, mut diagnostics) = scope_for_node(&self.db, self.ws, node);
+        let (scope, mut diagnostics) = scope_for_node(&self.db, self.ws, tree.node(node));
         let value = match foreach_syntax::parse_expr(expr) {
             Ok(parsed) => {
                 let ctx = EvalContext { origin: "the expression".to_string(), ..EvalContext::default() };

@@ -23,16 +23,21 @@ use crate::tree::{ModuleTree, NodeId, TreeNode, module_tree};
 use crate::vars::{Assignment, RawValue, root_assignments};
 
 /// The static values of one module instance.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct InstanceValues {
     /// Every declared variable's value (unknown with a reason where not static).
     pub variables: Vec<(String, Value)>,
     pub locals: Vec<(String, Value)>,
-    /// Module call arguments evaluated in this instance's scope: (call name, argument name, value).
-    pub call_arguments: Vec<(String, String, Value)>,
+    /// Module call arguments evaluated in this instance's scope.
+    pub call_arguments: Arc<CallArguments>,
     /// Provider `for_each` expansions and the instance keys each reference selects, in this instance.
-    pub providers: std::sync::Arc<InstanceProviders>,
+    pub providers: Arc<InstanceProviders>,
+    /// What evaluating this instance reported (invalid root assignments, evaluation errors, provider checks).
+    pub diagnostics: Vec<Diagnostic>,
 }
+
+/// (call name, argument name, value), in the order of the module's calls and their arguments.
+pub type CallArguments = Vec<(String, String, Value)>;
 
 impl InstanceValues {
     pub fn variable(&self, name: &str) -> Option<&Value> {
@@ -47,46 +52,85 @@ impl InstanceValues {
 #[derive(Debug, Clone, Default)]
 pub struct TreeValues {
     /// By tree node index.
-    pub instances: Vec<InstanceValues>,
+    pub instances: Vec<Arc<InstanceValues>>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Values are compared structurally only where salsa needs it; these results are recomputed together, so no
-/// equality is needed (`no_eq`).
+/// Every instance's values, by tree node. Only gathers [`instance_values`], which does the work per instance: an
+/// edit re-evaluates the edited module's instances (and the instances below them whose inputs changed), not the
+/// whole tree. The gathering itself re-runs after every change that reaches any instance; it is a few memo lookups
+/// per instance, so its result is not compared (`no_eq`).
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn tree_values(db: &dyn Db, ws: Workspace) -> Arc<TreeValues> {
     let tree = module_tree(db, ws);
     let mut out = TreeValues::default();
-    for (index, node) in tree.nodes.iter().enumerate() {
-        let mut diags = Vec::new();
-        let scope = instance_scope(db, ws, &tree, node, &out.instances, &mut diags);
-        let values = scope.evaluate_all();
-        let module = module(db, node.dir);
-        let mut call_arguments = Vec::new();
-        for call in &module.module_calls {
-            let origin = format!("{}module.{} argument", prefix(node), call.name);
-            let ctx = EvalContext { each: None, count: None, origin };
-            for input in &call.inputs {
-                let v = scope.eval(input.file, &input.expr, &ctx);
-                call_arguments.push((call.name.clone(), input.name.name.clone(), v));
-            }
-        }
-        let (refs, _) = module_references(&module);
-        let files = file_index(db, ws);
-        let file_text = |id: FileId| files.get(&id).map(|f| (f.text(db).clone(), f.kind(db)));
-        let providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
-        diags.extend(providers.diagnostics.iter().cloned());
-        diags.extend(scope.take_diagnostics());
-        out.diagnostics.extend(diags);
-        debug_assert_eq!(out.instances.len(), index);
-        out.instances.push(InstanceValues {
-            variables: values.variables,
-            locals: values.locals,
-            call_arguments,
-            providers: std::sync::Arc::new(providers),
-        });
+    for index in 0..tree.nodes.len() {
+        let values = instance_values(db, ws, NodeId(index as u32));
+        out.diagnostics.extend(values.diagnostics.iter().cloned());
+        out.instances.push(values);
     }
     Arc::new(out)
+}
+
+/// One tree node, read through a query of its own so that a change elsewhere in the tree (diagnostics of other
+/// calls, another module's calls) does not reach the instances whose node is unchanged: salsa compares the node
+/// and stops there.
+#[salsa::tracked(returns(clone))]
+fn tree_node(db: &dyn Db, ws: Workspace, node: NodeId) -> Option<TreeNode> {
+    module_tree(db, ws).nodes.get(node.0 as usize).cloned()
+}
+
+/// The static values of one module instance: its variables (from the root's assignments or the calling block's
+/// arguments), its locals, its module call arguments and its provider expansions and references.
+#[salsa::tracked(returns(clone))]
+pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceValues> {
+    let Some(node) = tree_node(db, ws, id) else {
+        return Arc::new(InstanceValues {
+            variables: Vec::new(),
+            locals: Vec::new(),
+            call_arguments: Arc::default(),
+            providers: Arc::new(InstanceProviders {
+                expansions: Vec::new(),
+                uses: Vec::new(),
+                diagnostics: Vec::new(),
+            }),
+            diagnostics: Vec::new(),
+        });
+    };
+    let mut diags = Vec::new();
+    let scope = instance_scope(db, ws, &node, &mut diags);
+    let values = scope.evaluate_all();
+    let module = module(db, node.dir);
+    let mut call_arguments = Vec::new();
+    for call in &module.module_calls {
+        let origin = format!("{}module.{} argument", prefix(&node), call.name);
+        let ctx = EvalContext { each: None, count: None, origin };
+        for input in &call.inputs {
+            let v = scope.eval(input.file, &input.expr, &ctx);
+            call_arguments.push((call.name.clone(), input.name.name.clone(), v));
+        }
+    }
+    let (refs, _) = module_references(&module);
+    let files = file_index(db, ws);
+    let file_text = |id: FileId| files.get(&id).map(|f| (f.text(db).clone(), f.kind(db)));
+    let providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
+    diags.extend(providers.diagnostics.iter().cloned());
+    diags.extend(scope.take_diagnostics());
+    Arc::new(InstanceValues {
+        variables: values.variables,
+        locals: values.locals,
+        call_arguments: Arc::new(call_arguments),
+        providers: Arc::new(providers),
+        diagnostics: diags,
+    })
+}
+
+/// The module call arguments of one instance: what its children's variables read. A firewall: an edit in the
+/// instance's module that leaves the arguments' values alone (most edits) stops here instead of re-evaluating
+/// every instance below it.
+#[salsa::tracked(returns(clone))]
+fn call_arguments(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<CallArguments> {
+    instance_values(db, ws, id).call_arguments.clone()
 }
 
 fn prefix(node: &TreeNode) -> String {
@@ -95,27 +139,18 @@ fn prefix(node: &TreeNode) -> String {
 }
 
 /// The static scope of one instance, for evaluating further expressions in it (the `eval` command, hovers).
-pub fn scope_for_node(db: &dyn Db, ws: Workspace, node: NodeId) -> (ModuleScope, Vec<Diagnostic>) {
-    let tree = module_tree(db, ws);
-    let values = tree_values(db, ws);
+pub fn scope_for_node(db: &dyn Db, ws: Workspace, node: &TreeNode) -> (ModuleScope, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let scope = instance_scope(db, ws, &tree, tree.node(node), &values.instances, &mut diags);
+    let scope = instance_scope(db, ws, node, &mut diags);
     (scope, diags)
 }
 
 /// Looks up the value supplied for a variable by name.
 type SuppliedFn = Box<dyn Fn(&str) -> Option<SuppliedValue>>;
 
-fn instance_scope(
-    db: &dyn Db,
-    ws: Workspace,
-    tree: &ModuleTree,
-    node: &TreeNode,
-    evaluated: &[InstanceValues],
-    diags: &mut Vec<Diagnostic>,
-) -> ModuleScope {
+fn instance_scope(db: &dyn Db, ws: Workspace, node: &TreeNode, diags: &mut Vec<Diagnostic>) -> ModuleScope {
     let module = module(db, node.dir);
-    let root = root_of(tree, node);
+    let root_dir = root_dir_of(db, ws, node);
     let supplied: SuppliedFn = match node.parent {
         None => {
             let assignments = root_assignments(db, ws, node.dir);
@@ -126,20 +161,17 @@ fn instance_scope(
             })
         }
         Some(parent) => {
-            let parent_module = self::module(db, tree.node(parent).dir);
+            let parent_dir = tree_node(db, ws, parent).map(|p| p.dir);
+            let parent_module = parent_dir.map(|d| self::module(db, d));
             let call_name = node.call_path.last().cloned().unwrap_or_default();
-            let parent_values = evaluated.get(parent.0 as usize).cloned();
+            let arguments = call_arguments(db, ws, parent);
             Box::new(move |name: &str| {
-                let call = parent_module.module_call(&call_name)?;
+                let call = parent_module.as_ref()?.module_call(&call_name)?;
                 let input = call.input(name)?;
-                let value = parent_values
-                    .as_ref()
-                    .and_then(|pv| {
-                        pv.call_arguments
-                            .iter()
-                            .find(|(c, n, _)| *c == call_name && n == name)
-                            .map(|(_, _, v)| v.clone())
-                    })
+                let value = arguments
+                    .iter()
+                    .find(|(c, n, _)| *c == call_name && n == name)
+                    .map(|(_, _, v)| v.clone())
                     .unwrap_or_else(Value::null);
                 Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
             })
@@ -171,7 +203,7 @@ fn instance_scope(
             expr: l.arg.expr.clone(),
         })
         .collect();
-    let root_path = root.dir.path(db).clone();
+    let root_path = root_dir.path(db).clone();
     let workspace_root = ws
         .roots(db)
         .iter()
@@ -193,12 +225,15 @@ fn instance_scope(
     })
 }
 
-fn root_of<'a>(tree: &'a ModuleTree, node: &'a TreeNode) -> &'a TreeNode {
-    let mut n = node;
-    while let Some(p) = n.parent {
-        n = tree.node(p);
+/// The directory of the root module above `node` (its own for a root).
+fn root_dir_of(db: &dyn Db, ws: Workspace, node: &TreeNode) -> ModuleDir {
+    let mut dir = node.dir;
+    let mut parent = node.parent;
+    while let Some(p) = parent.and_then(|p| tree_node(db, ws, p)) {
+        dir = p.dir;
+        parent = p.parent;
     }
-    n
+    dir
 }
 
 fn literal_bool(e: &Expr) -> Option<bool> {

@@ -15,7 +15,7 @@ use crate::eval::render::compact;
 use crate::eval::{EvalContext, Value};
 use crate::module_eval::scope_for_node;
 use crate::providers::config::{ConfigTarget, resolve_config};
-use crate::tree::{NodeId, module_tree};
+use crate::tree::module_tree;
 
 use crate::fixes::add_key::quote;
 
@@ -160,11 +160,11 @@ fn each_value_is_a_key(db: &dyn Db, ws: Workspace, dir: crate::db::ModuleDir, po
     let Some(fe) = b.body.attribute("for_each") else { return false };
     let tree = module_tree(db, ws);
     let mut seen = false;
-    for (i, node) in tree.nodes.iter().enumerate() {
+    for node in tree.nodes.iter() {
         if node.dir != dir {
             continue;
         }
-        let (scope, _) = scope_for_node(db, ws, NodeId(i as u32));
+        let (scope, _) = scope_for_node(db, ws, node);
         let v = scope.eval(pos.file, &fe.value, &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
         let strings = match v.unmarked() {
             Value::Map(_, attrs) | Value::Object(attrs) => {

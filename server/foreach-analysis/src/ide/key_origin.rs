@@ -10,7 +10,7 @@ use crate::db::{Db, ModuleDir, Workspace, module};
 use crate::fixes::key_source::{LiteralKind, ScopeLookup, literal_collection};
 use crate::module_eval::scope_for_node;
 use crate::paths::relative_path;
-use crate::tree::{NodeId, module_tree};
+use crate::tree::module_tree;
 
 use super::{line_index, source_file};
 
@@ -35,8 +35,8 @@ pub(crate) fn key_origin_sites(
     let m = module(db, dir);
     let Some(fe) = m.providers.get(block).and_then(|p| p.for_each.as_ref()) else { return Vec::new() };
     let tree = module_tree(db, ws);
-    let Some(index) = tree.nodes.iter().position(|n| n.dir == dir) else { return Vec::new() };
-    let (scope, _) = scope_for_node(db, ws, NodeId(index as u32));
+    let Some(node) = tree.nodes.iter().find(|n| n.dir == dir) else { return Vec::new() };
+    let (scope, _) = scope_for_node(db, ws, node);
     let file_text = |id: FileId| source_file(db, ws, id).map(|f| (f.text(db).clone(), f.kind(db)));
     let lookup = ScopeLookup { module: &m, scope: &scope, file_text: &file_text };
     let Some(c) = literal_collection(fe.file, &fe.expr, &lookup) else { return Vec::new() };

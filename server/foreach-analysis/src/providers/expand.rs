@@ -22,7 +22,7 @@ use crate::similar::{SimilarSite, SimilarUser, too_similar, too_similar_diagnost
 use crate::suggest::closest;
 
 /// One instance of a multi-instance provider configuration.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ProviderInstance {
     pub key: String,
     pub each_value: Value,
@@ -31,7 +31,7 @@ pub struct ProviderInstance {
 }
 
 /// What a provider block's `for_each` expands to in one module instance.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Expansion {
     /// No `for_each`: one instance, no key.
     Single,
@@ -61,7 +61,7 @@ pub struct SelectedKey {
 }
 
 /// A reference whose configuration and keys were resolved in one module instance.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ResolvedUse {
     pub owner: RefOwner,
     /// `aws.by_region`.
@@ -78,7 +78,7 @@ enum Repetition {
     Unknown,
 }
 
-#[derive(Debug)]
+#[derive(Debug, PartialEq)]
 pub struct InstanceProviders {
     pub expansions: Vec<Expansion>,
     pub uses: Vec<ResolvedUse>,
