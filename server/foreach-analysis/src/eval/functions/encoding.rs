@@ -23,9 +23,7 @@ pub static FUNCS: &[Func] = &[
     f("urlencode", &[p("str", P::Str)], |_, a| Ok(Value::string(urlencode(s(&a[0]))))),
     f("urldecode", &[p("str", P::Str)], urldecode),
     f("yamlencode", &[p_null("value", P::Any)], |_, a| Ok(Value::string(super::yaml::encode(&a[0])))),
-    f("yamldecode", &[p("src", P::Str)], |_, _| {
-        Err(FnError::Unknown("`yamldecode` is not evaluated by foreach-ls yet".into()))
-    }),
+    f("yamldecode", &[p("src", P::Str)], |cx, a| super::yaml_decode::decode(cx, s(&a[0]))),
     f("base64gzip", &[p("str", P::Str)], |_, _| {
         Err(FnError::Unknown("`base64gzip` is not evaluated by foreach-ls yet".into()))
     }),

@@ -20,6 +20,7 @@ mod sets;
 mod string;
 mod templates;
 mod yaml;
+mod yaml_decode;
 
 use super::budget::Exceeded;
 use super::convert::convert;
