@@ -94,16 +94,18 @@ impl<'i> Decoder<'i, '_, '_, '_> {
         }
         let v = self.value(0)?;
         let (ev, span) = self.next()?;
-        match ev {
-            Event::DocumentEnd => {}
-            Event::DocumentStart(_) => return at(&span, "only a single document is allowed"),
-            _ => return at(&span, "unexpected extra content after value"),
-        }
-        let (ev, span) = self.next()?;
-        if !matches!(ev, Event::StreamEnd) {
+        if !matches!(ev, Event::DocumentEnd) {
             return at(&span, "unexpected extra content after value");
         }
-        Ok(v)
+        // cty-yaml's wording, with the reason: a second document is the usual way to get here.
+        let (ev, span) = self.next()?;
+        match ev {
+            Event::StreamEnd => Ok(v),
+            Event::DocumentStart(_) => {
+                at(&span, "unexpected extra content after value (yamldecode accepts a single document only)")
+            }
+            _ => at(&span, "unexpected extra content after value"),
+        }
     }
 
     fn value(&mut self, depth: usize) -> Result<Value, Fail> {
@@ -185,20 +187,14 @@ impl<'i> Decoder<'i, '_, '_, '_> {
             match ev {
                 Event::MappingEnd => return Ok(Value::object(attrs)),
                 Event::Scalar(ref text, _, _, ref tag) if is_merge_key(text, tag.as_ref()) => {
-                    // cty-yaml applies merged entries in order, each overriding what is already there.
+                    // cty-yaml merges only a mapping (or an alias to one); unlike YAML 1.1's merge-key spec it
+                    // rejects a sequence of mappings ("cannot merge tuple into mapping"), and so do we. Every entry,
+                    // merged or not, overrides the same key earlier in the mapping.
                     let v = self.value(depth + 1)?;
-                    if let Some(src) = v.as_attrs() {
-                        attrs.extend(src.iter().map(|(k, v)| (k.clone(), v.clone())));
-                    } else if let Some(seq) = v.as_seq() {
-                        for m in seq {
-                            let Some(src) = m.as_attrs() else {
-                                return at(&span, format!("cannot merge {} (from sequence) into mapping", m.friendly_type()));
-                            };
-                            attrs.extend(src.iter().map(|(k, v)| (k.clone(), v.clone())));
-                        }
-                    } else {
+                    let Some(src) = v.as_attrs() else {
                         return at(&span, format!("cannot merge {} into mapping", v.friendly_type()));
-                    }
+                    };
+                    attrs.extend(src.iter().map(|(k, v)| (k.clone(), v.clone())));
                 }
                 // Keys are resolved like any scalar and then converted to strings (`1.50: x` has the key "1.5",
                 // `yes: x` the key "true"); anchors on keys are not recorded, as in cty-yaml.
@@ -304,9 +300,8 @@ fn resolve(tag: &str, src: &str, quoted: bool) -> Result<Value, String> {
 
 static INT_LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\A([-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)\z").expect("valid regex"));
-static FLOAT_LITERAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\A[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\z").expect("valid regex")
-});
+static FLOAT_LITERAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\A[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\z").expect("valid regex"));
 
 /// cty-yaml's table of plain scalars with fixed meanings (YAML 1.1 booleans, nulls, infinities).
 fn well_known(src: &str) -> Option<Value> {
@@ -444,7 +439,7 @@ impl Reader<'_> {
 
 fn days_in(month: u32, year: u32) -> u32 {
     match month {
-        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => 29,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
@@ -463,7 +458,8 @@ mod tests {
         assert_eq!(timestamp("2001-12-14t21:59:43.10-05:00").as_deref(), Some("2001-12-14T21:59:43-05:00"));
         assert_eq!(timestamp("2001-1-2T3:4:5+00:00").as_deref(), Some("2001-01-02T03:04:05Z"));
         assert_eq!(timestamp("2000-02-29").as_deref(), Some("2000-02-29T00:00:00Z"));
-        for bad in ["2001-02-30", "1900-02-29", "2001-12-14T21:59:43", "2001-13-01", "2001-12-14 25:00:00", "20011-1-1"] {
+        for bad in ["2001-02-30", "1900-02-29", "2001-12-14T21:59:43", "2001-13-01", "2001-12-14 25:00:00", "20011-1-1"]
+        {
             assert_eq!(timestamp(bad), None, "{bad}");
         }
     }
