@@ -96,6 +96,36 @@ fn values_nested_through_locals_are_bounded() {
 }
 
 #[test]
+fn nesting_through_merge_for_and_splat_is_bounded() {
+    // The depth bound is computed from the expression and the bounds of the locals it uses (`merge` and
+    // `local.x` add nothing, constructors and `for` one level, a splat may wrap): every way of nesting one level
+    // per local must still be caught, at the local that passes the limit.
+    for (what, step) in [
+        ("merge", "merge(local.p, { k = local.p })"),
+        ("for", "{ for k, v in { a = local.p } : k => v }"),
+        ("nested for", "[for x in [local.p] : x]"),
+        ("splat", "({ a = local.p })[*]"),
+        ("conditional", "true ? { a = local.p } : null"),
+        ("try", "try({ a = local.p }, null)"),
+    ] {
+        let mut m = String::from("locals {\n  l0 = {}\n");
+        for i in 1..400 {
+            m.push_str(&format!("  l{i} = {}\n", step.replace("local.p", &format!("local.l{}", i - 1))));
+        }
+        m.push_str("}\n");
+        let s = scope(&m);
+        let values = s.evaluate_all();
+        let d = s.diagnostics();
+        assert!(!d.is_empty(), "{what}: no limit diagnostic");
+        assert!(d.iter().all(|d| d.code == Code::EvaluationLimit), "{what}: {d:#?}");
+        assert!(d[0].message.contains("levels deep"), "{what}: {}", d[0].message);
+        for (_, v) in &values.locals {
+            assert!(v.depth() <= 256, "{what}");
+        }
+    }
+}
+
+#[test]
 fn hostile_json_and_regex_are_rejected() {
     let deep = format!("jsondecode(\"{}{}\")", "[".repeat(500), "]".repeat(500));
     assert!(fails(&deep).contains("nesting too deep"));
