@@ -5,13 +5,13 @@ use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, Template, TemplatePart, Tra
 
 /// Names `NAME` of every `local.NAME` in the expression (including in branches that may not be taken: OpenTofu's
 /// dependency graph is syntactic too).
-pub fn local_refs(expr: &Expr) -> Vec<String> {
+pub fn local_refs(expr: &Expr) -> Vec<&str> {
     let mut out = Vec::new();
     walk(expr, &mut out);
     out
 }
 
-fn walk(e: &Expr, out: &mut Vec<String>) {
+fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
     match &e.kind {
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Invalid | ExprKind::Variable(_) => {}
         ExprKind::Template(t) => walk_template(t, out),
@@ -29,7 +29,7 @@ fn walk(e: &Expr, out: &mut Vec<String>) {
                 && root.name == "local"
                 && let Some(TraversalOp::GetAttr(name)) = steps.first().map(|s| &s.op)
             {
-                out.push(name.name.clone());
+                out.push(&name.name);
             }
             walk(base, out);
             for s in steps {
@@ -63,7 +63,7 @@ fn walk(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
-fn walk_template(t: &Template, out: &mut Vec<String>) {
+fn walk_template<'e>(t: &'e Template, out: &mut Vec<&'e str>) {
     for p in &t.parts {
         match p {
             TemplatePart::Literal { .. } => {}

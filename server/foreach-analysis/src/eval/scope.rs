@@ -168,11 +168,11 @@ pub struct ModuleValues {
 
 impl ModuleScope {
     pub fn new(inputs: ModuleStaticInputs) -> ModuleScope {
-        let mut var_index = HashMap::new();
+        let mut var_index = HashMap::with_capacity(inputs.variables.len());
         for (i, v) in inputs.variables.iter().enumerate() {
             var_index.insert(v.name.clone(), i);
         }
-        let mut local_index = HashMap::new();
+        let mut local_index = HashMap::with_capacity(inputs.locals.len());
         for (i, l) in inputs.locals.iter().enumerate() {
             local_index.insert(l.name.clone(), i);
         }
@@ -181,7 +181,7 @@ impl ModuleScope {
             .iter()
             .map(|l| {
                 let mut deps: Vec<usize> =
-                    super::deps::local_refs(&l.expr).iter().filter_map(|n| local_index.get(n).copied()).collect();
+                    super::deps::local_refs(&l.expr).iter().filter_map(|n| local_index.get(*n).copied()).collect();
                 deps.sort_unstable();
                 deps.dedup();
                 deps
