@@ -107,6 +107,7 @@ fn nesting_through_merge_for_and_splat_is_bounded() {
         ("splat", "({ a = local.p })[*]"),
         ("conditional", "true ? { a = local.p } : null"),
         ("try", "try({ a = local.p }, null)"),
+        ("shadowing binding", "[for var in [{ a = local.p }] : var.a]"),
     ] {
         let mut m = String::from("locals {\n  l0 = {}\n");
         for i in 1..400 {

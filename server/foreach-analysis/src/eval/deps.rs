@@ -221,9 +221,12 @@ pub fn value_depth_bound(e: &Expr, local: &dyn Fn(&str) -> usize, var: usize, en
         ExprKind::Tuple(items) => 1 + items.iter().map(b).max().unwrap_or(0),
         ExprKind::Object(items) => 1 + items.iter().map(|i| b(&i.value)).max().unwrap_or(0),
         ExprKind::Traversal { base, steps } => {
+            // `.max(env)`: a `for` may bind a variable named `local` or `var` that shadows the root.
             let root = match (&base.kind, steps.first().map(|s| &s.op)) {
-                (ExprKind::Variable(r), Some(TraversalOp::GetAttr(name))) if r.name == "local" => local(&name.name),
-                (ExprKind::Variable(r), _) if r.name == "var" => var,
+                (ExprKind::Variable(r), Some(TraversalOp::GetAttr(name))) if r.name == "local" => {
+                    local(&name.name).max(env)
+                }
+                (ExprKind::Variable(r), _) if r.name == "var" => var.max(env),
                 // `local` not followed by a name is an error; a bound this large makes the caller measure.
                 (ExprKind::Variable(r), _) if r.name == "local" => usize::MAX / 4,
                 _ => b(base),
