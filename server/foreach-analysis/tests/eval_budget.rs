@@ -223,3 +223,76 @@ proptest! {
         }
     }
 }
+
+/// Text made of the characters YAML, gzip headers and base64 care about, passed to the decoders as an HCL string.
+fn hostile_text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("-"),
+            Just(":"),
+            Just(" "),
+            Just("  "),
+            Just("\t"),
+            Just("\n"),
+            Just("["),
+            Just("]"),
+            Just("{"),
+            Just("}"),
+            Just(","),
+            Just("&a"),
+            Just("*a"),
+            Just("<<"),
+            Just("!!str"),
+            Just("!!int"),
+            Just("!x"),
+            Just("?"),
+            Just("|"),
+            Just(">"),
+            Just("'"),
+            Just("\""),
+            Just("#"),
+            Just("%YAML 1.1"),
+            Just("---"),
+            Just("..."),
+            Just("yes"),
+            Just("0x1F"),
+            Just(".inf"),
+            Just("2001-12-14"),
+            Just("H4sI"),
+            Just("="),
+            Just("AAAA"),
+            Just("/w=="),
+            Just("é"),
+            Just("\u{FEFF}"),
+            Just("a"),
+            Just("1"),
+        ],
+        0..40,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 800, ..ProptestConfig::default() })]
+    #[test]
+    fn hostile_decoder_input_never_panics(text in hostile_text(), f in prop_oneof![
+        Just("yamldecode(@)"), Just("base64gunzip(@)"), Just("textdecodebase64(@, \"Shift_JIS\")"),
+        Just("textdecodebase64(@, \"UTF-16\")"), Just("textencodebase64(@, \"ISO-2022-JP\")"),
+        Just("base64gunzip(base64gzip(@))"),
+    ]) {
+        let expr = f.replace('@', &foreach_analysis::eval::render::go_quote(&text));
+        let parsed = foreach_syntax::parse_expr(&expr);
+        prop_assert!(parsed.is_ok(), "{expr} does not parse");
+        if let Ok(e) = parsed {
+            let s = scope("");
+            let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+            let _ = foreach_analysis::eval::render::console(&v);
+            let d = s.diagnostics();
+            // Either a value or an error diagnostic with the call's location, never both missing.
+            prop_assert!(v.is_wholly_known() || !d.is_empty(), "{expr}: unknown without a diagnostic");
+            if f == "base64gunzip(base64gzip(@))" {
+                prop_assert_eq!(v.as_str(), Some(text.as_str()));
+            }
+        }
+    }
+}
