@@ -96,6 +96,37 @@ fn values_nested_through_locals_are_bounded() {
 }
 
 #[test]
+fn nesting_through_merge_for_and_splat_is_bounded() {
+    // The depth bound is computed from the expression and the bounds of the locals it uses (`merge` and
+    // `local.x` add nothing, constructors and `for` one level, a splat may wrap): every way of nesting one level
+    // per local must still be caught, at the local that passes the limit.
+    for (what, step) in [
+        ("merge", "merge(local.p, { k = local.p })"),
+        ("for", "{ for k, v in { a = local.p } : k => v }"),
+        ("nested for", "[for x in [local.p] : x]"),
+        ("splat", "({ a = local.p })[*]"),
+        ("conditional", "true ? { a = local.p } : null"),
+        ("try", "try({ a = local.p }, null)"),
+        ("shadowing binding", "[for var in [{ a = local.p }] : var.a]"),
+    ] {
+        let mut m = String::from("locals {\n  l0 = {}\n");
+        for i in 1..400 {
+            m.push_str(&format!("  l{i} = {}\n", step.replace("local.p", &format!("local.l{}", i - 1))));
+        }
+        m.push_str("}\n");
+        let s = scope(&m);
+        let values = s.evaluate_all();
+        let d = s.diagnostics();
+        assert!(!d.is_empty(), "{what}: no limit diagnostic");
+        assert!(d.iter().all(|d| d.code == Code::EvaluationLimit), "{what}: {d:#?}");
+        assert!(d[0].message.contains("levels deep"), "{what}: {}", d[0].message);
+        for (_, v) in &values.locals {
+            assert!(v.depth() <= 256, "{what}");
+        }
+    }
+}
+
+#[test]
 fn hostile_json_and_regex_are_rejected() {
     let deep = format!("jsondecode(\"{}{}\")", "[".repeat(500), "]".repeat(500));
     assert!(fails(&deep).contains("nesting too deep"));
@@ -189,6 +220,79 @@ proptest! {
             let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
             let _ = foreach_analysis::eval::render::console(&v);
             let _ = s.diagnostics();
+        }
+    }
+}
+
+/// Text made of the characters YAML, gzip headers and base64 care about, passed to the decoders as an HCL string.
+fn hostile_text() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("-"),
+            Just(":"),
+            Just(" "),
+            Just("  "),
+            Just("\t"),
+            Just("\n"),
+            Just("["),
+            Just("]"),
+            Just("{"),
+            Just("}"),
+            Just(","),
+            Just("&a"),
+            Just("*a"),
+            Just("<<"),
+            Just("!!str"),
+            Just("!!int"),
+            Just("!x"),
+            Just("?"),
+            Just("|"),
+            Just(">"),
+            Just("'"),
+            Just("\""),
+            Just("#"),
+            Just("%YAML 1.1"),
+            Just("---"),
+            Just("..."),
+            Just("yes"),
+            Just("0x1F"),
+            Just(".inf"),
+            Just("2001-12-14"),
+            Just("H4sI"),
+            Just("="),
+            Just("AAAA"),
+            Just("/w=="),
+            Just("é"),
+            Just("\u{FEFF}"),
+            Just("a"),
+            Just("1"),
+        ],
+        0..40,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 800, ..ProptestConfig::default() })]
+    #[test]
+    fn hostile_decoder_input_never_panics(text in hostile_text(), f in prop_oneof![
+        Just("yamldecode(@)"), Just("base64gunzip(@)"), Just("textdecodebase64(@, \"Shift_JIS\")"),
+        Just("textdecodebase64(@, \"UTF-16\")"), Just("textencodebase64(@, \"ISO-2022-JP\")"),
+        Just("base64gunzip(base64gzip(@))"),
+    ]) {
+        let expr = f.replace('@', &foreach_analysis::eval::render::go_quote(&text));
+        let parsed = foreach_syntax::parse_expr(&expr);
+        prop_assert!(parsed.is_ok(), "{expr} does not parse");
+        if let Ok(e) = parsed {
+            let s = scope("");
+            let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+            let _ = foreach_analysis::eval::render::console(&v);
+            let d = s.diagnostics();
+            // Either a value or an error diagnostic with the call's location, never both missing.
+            prop_assert!(v.is_wholly_known() || !d.is_empty(), "{expr}: unknown without a diagnostic");
+            if f == "base64gunzip(base64gzip(@))" {
+                prop_assert_eq!(v.as_str(), Some(text.as_str()));
+            }
         }
     }
 }

@@ -183,12 +183,130 @@ fn encoding_functions() {
         ("csvdecode(\"a,b\\n1\")", "wrong number of fields"),
         ("urldecode(\"%zz\")", "invalid URL escape"),
     ]);
-    // Not implemented yet: unknown with a reason, never a wrong value.
-    for e in ["yamldecode(\"a: 1\")", "base64gzip(\"x\")", "textencodebase64(\"x\", \"latin1\")"] {
+    // Encodings OpenTofu has (Go's x/text) and encoding_rs lacks: unknown with a reason, never a wrong value.
+    for e in ["textencodebase64(\"x\", \"IBM437\")", "textdecodebase64(\"eA==\", \"cp850\")"] {
         let (v, d) = eval_in("", e);
         assert!(v.is_unknown() && d.is_empty(), "{e}");
-        assert!(v.first_unknown().unwrap().explanation().contains("not evaluated by foreach-ls yet"), "{e}");
+        assert!(v.first_unknown().unwrap().explanation().contains("not evaluated by foreach-ls"), "{e}");
     }
+}
+
+#[test]
+fn yamldecode_follows_cty_yaml() {
+    check(&[
+        ("yamldecode(\"a: 1\\nb: [x, 2.50]\\n\")", "{\"a\" = 1, \"b\" = [\"x\", 2.5]}"),
+        (
+            "yamldecode(\"[yes, Off, y, 'no', ~, 0x1F, 0o17, 017, 1_000]\")",
+            "[true, false, true, \"no\", null, 31, 15, 17, \"1_000\"]",
+        ),
+        ("yamldecode(\"2001-12-14 21:59:43.10\")", "\"2001-12-14T21:59:43Z\""),
+        // `y` is a YAML 1.1 boolean, so the key `y` is "true".
+        (
+            "yamldecode(\"b: &b {x: 1, y: 2}\\nd:\\n  <<: *b\\n  y: 3\\n\")",
+            "{\"b\" = {\"true\" = 2, \"x\" = 1}, \"d\" = {\"true\" = 3, \"x\" = 1}}",
+        ),
+        ("yamldecode(\"yes: 1\\n1.50: 2\\n\")", "{\"1.5\" = 2, \"true\" = 1}"),
+        ("yamldecode(\"~\")", "null"),
+        ("yamldecode(\"12345678901234567890123\")", "12345678901234567890123"),
+    ]);
+    check_fails(&[
+        (
+            "yamldecode(\"a: 1\\n---\\nb: 2\\n\")",
+            "on line 2, column 1: unexpected extra content after value (yamldecode accepts a single document only)",
+        ),
+        ("yamldecode(\"a: *nope\")", "anchor"),
+        ("yamldecode(\"c:\\n  <<: [{x: 1}]\\n\")", "on line 2, column 3: cannot merge tuple into mapping"),
+        ("yamldecode(\".nan\")", "NaN is not supported"),
+        // As in cty-yaml: an empty stream has no document at all.
+        ("yamldecode(\"\")", "on line 1, column 1: missing start of document"),
+        ("yamldecode(\"!!int abc\")", "as tag:yaml.org,2002:int"),
+        ("yamldecode(\"!custom x\")", "unsupported tag"),
+        ("yamldecode(\"a: [unclosed\")", "`yamldecode` failed: on line 2, column 1: while parsing a flow sequence"),
+        ("yamldecode(\"? [1, 2]\\n: x\\n\")", "only strings are allowed as mapping keys"),
+        ("yamldecode(\"&a [*a]\")", "anchor"),
+    ]);
+    // Nesting and alias expansion ("billion laughs") are bounded: a limit diagnostic, not a crash or a hang.
+    let deep = format!("yamldecode(\"{}{}\")", "[".repeat(200), "]".repeat(200));
+    assert!(fails(&deep).contains("nests more than 128 levels"));
+    let mut laughs = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\\n");
+    for i in 1..8 {
+        laughs.push_str(&format!(
+            "{}: &{} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\\n",
+            (b'a' + i) as char,
+            (b'a' + i) as char,
+            p = (b'a' + i - 1) as char
+        ));
+    }
+    let msg = fails(&format!("yamldecode(\"{laughs}\")"));
+    assert!(msg.starts_with("evaluation-limit"), "{msg}");
+}
+
+#[test]
+fn yamldecode_errors_point_at_the_call() {
+    let (_, d) = eval_in("", "  yamldecode(\"a: [\")");
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(u32::from(d[0].location.range.start()), 2, "{d:#?}");
+}
+
+#[test]
+fn gzip_functions() {
+    check(&[
+        // Byte for byte what Terraform (Go's compress/gzip) produces for short inputs.
+        ("base64gzip(\"hello\")", "\"H4sIAAAAAAAA/8pIzcnJBwAAAP//AQAA//+GphA2BQAAAA==\""),
+        ("base64gzip(\"\")", "\"H4sIAAAAAAAA/wAAAP//AQAA//8AAAAAAAAAAA==\""),
+        ("base64gunzip(\"H4sIAAAAAAAA/8pIzcnJBwAAAP//AQAA//+GphA2BQAAAA==\")", "\"hello\""),
+    ]);
+    assert_eq!(c("base64gunzip(base64gzip(join(\",\", range(500))))"), c("join(\",\", range(500))"));
+    check_fails(&[
+        ("base64gunzip(\"%%%\")", "failed to decode base64 data"),
+        ("base64gunzip(\"aGVsbG8=\")", "failed to gunzip bytestream"),
+        ("base64gunzip(\"H4sIAAAAAAAA/8pIzcnJBwAAAP//AQAA//+GphA2BQAAAB==\")", "failed"),
+        // Truncated: the trailer is missing.
+        ("base64gunzip(\"H4sIAAAAAAAA/8pIzcnJBwAAAP//AQAA//+GphA2\")", "failed to gunzip bytestream"),
+    ]);
+}
+
+#[test]
+fn gunzip_output_is_bounded() {
+    // 64 MiB of zeros compress to about 64 KiB; decompressing them stops at the string budget.
+    use base64::Engine;
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    let zeros = vec![b'0'; 1 << 20];
+    for _ in 0..64 {
+        gz.write_all(&zeros).unwrap();
+    }
+    let b64 = base64::engine::general_purpose::STANDARD.encode(gz.finish().unwrap());
+    let msg = fails(&format!("base64gunzip(\"{b64}\")"));
+    assert!(msg.starts_with("evaluation-limit") && msg.contains("more than the evaluation limit"), "{msg}");
+}
+
+#[test]
+fn text_encodings() {
+    check(&[
+        ("textencodebase64(\"héllo\", \"ISO-8859-1\")", "\"aOlsbG8=\""),
+        ("textencodebase64(\"héllo\", \"latin1\")", "\"aOlsbG8=\""),
+        ("textencodebase64(\"€\", \"windows-1252\")", "\"gA==\""),
+        ("textencodebase64(\"日本\", \"Shift_JIS\")", "\"k/qWew==\""),
+        ("textencodebase64(\"x\", \"utf-16\")", "\"/v8AeA==\""),
+        ("textdecodebase64(\"//54AA==\", \"UTF-16\")", "\"x\""),
+        ("textdecodebase64(\"gA==\", \"ISO-8859-1\")", "\"\\u0080\""),
+        ("textdecodebase64(\"0N3e8P3+\", \"ISO-8859-9\")", "\"ĞİŞğış\""),
+        ("textdecodebase64(textencodebase64(\"中文€\", \"GB18030\"), \"GB18030\")", "\"中文€\""),
+    ]);
+    check_fails(&[
+        ("textencodebase64(\"x\", \"sjis\")", "\"sjis\" is not a supported IANA encoding name or alias"),
+        ("textencodebase64(\"x\", \"UTF-32\")", "not a supported IANA encoding"),
+        ("textencodebase64(\"€\", \"ISO-8859-1\")", "cannot be represented in ISO_8859-1:1987"),
+        ("textencodebase64(\"é\", \"US-ASCII\")", "cannot be represented in US-ASCII"),
+        ("textencodebase64(\"\\u0081\", \"windows-1252\")", "cannot be represented in windows-1252"),
+        ("textdecodebase64(\"gQ==\", \"windows-1252\")", "not defined for windows-1252"),
+        ("textdecodebase64(\"gA==\", \"ISO-8859-2\")", "not defined for ISO_8859-2:1987"),
+        ("textdecodebase64(\"eA==\", \"UTF-16LE\")", "not defined for UTF-16LE"),
+        ("textdecodebase64(\"ANg=\", \"UTF-16LE\")", "not defined for UTF-16LE"),
+        ("textdecodebase64(\"/w==\", \"UTF-8\")", "not defined for UTF-8"),
+        ("textdecodebase64(\"%%\", \"UTF-8\")", "failed to decode base64 data"),
+    ]);
 }
 
 #[test]

@@ -5,13 +5,13 @@ use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, Template, TemplatePart, Tra
 
 /// Names `NAME` of every `local.NAME` in the expression (including in branches that may not be taken: OpenTofu's
 /// dependency graph is syntactic too).
-pub fn local_refs(expr: &Expr) -> Vec<String> {
+pub fn local_refs(expr: &Expr) -> Vec<&str> {
     let mut out = Vec::new();
     walk(expr, &mut out);
     out
 }
 
-fn walk(e: &Expr, out: &mut Vec<String>) {
+fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
     match &e.kind {
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Invalid | ExprKind::Variable(_) => {}
         ExprKind::Template(t) => walk_template(t, out),
@@ -29,7 +29,7 @@ fn walk(e: &Expr, out: &mut Vec<String>) {
                 && root.name == "local"
                 && let Some(TraversalOp::GetAttr(name)) = steps.first().map(|s| &s.op)
             {
-                out.push(name.name.clone());
+                out.push(&name.name);
             }
             walk(base, out);
             for s in steps {
@@ -63,7 +63,7 @@ fn walk(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
-fn walk_template(t: &Template, out: &mut Vec<String>) {
+fn walk_template<'e>(t: &'e Template, out: &mut Vec<&'e str>) {
     for p in &t.parts {
         match p {
             TemplatePart::Literal { .. } => {}
@@ -175,123 +175,80 @@ pub fn cycle_path(scc: &[usize], deps: &[Vec<usize>]) -> Vec<usize> {
     scc.to_vec()
 }
 
-/// Bounds the depth of the expression's value: it is at most `wrap + (depth of the values it refers to)`, and at
-/// least `fresh` deep on its own. Function calls count two levels (those that wrap their arguments add one or two:
-/// `tolist`, `chunklist`, `setproduct`), and a call can also build a fresh value up to `jsondecode`'s own limit.
-pub fn nesting_bound(expr: &Expr) -> (usize, usize) {
-    let mut calls = false;
-    let d = depth(expr, &mut calls);
-    (d, if calls { d + 130 } else { d })
-}
+/// Functions whose result nests no deeper than their deepest argument (they select, reorder, combine or
+/// convert elements without wrapping them), so chains such as `merge(local.prev, {...})` keep a tight bound.
+const NON_WRAPPING: &[&str] = &[
+    "merge",
+    "concat",
+    "coalesce",
+    "coalescelist",
+    "lookup",
+    "element",
+    "slice",
+    "reverse",
+    "distinct",
+    "compact",
+    "flatten",
+    "one",
+    "try",
+    "values",
+    "sort",
+    "tolist",
+    "toset",
+    "tomap",
+];
 
-fn depth(e: &Expr, calls: &mut bool) -> usize {
-    let children: Vec<&Expr> = match &e.kind {
-        ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Invalid | ExprKind::Variable(_) => {
-            Vec::new()
-        }
-        ExprKind::Template(t) => {
-            let mut out = Vec::new();
-            template_exprs(t, &mut out);
-            out
-        }
-        ExprKind::Tuple(items) => items.iter().collect(),
-        ExprKind::Object(items) => items
-            .iter()
-            .flat_map(|i| {
-                let k = if let ObjectKey::Expr(k) = &i.key { Some(k) } else { None };
-                k.into_iter().chain(std::iter::once(&i.value))
-            })
-            .collect(),
-        ExprKind::Traversal { base, steps } => std::iter::once(&**base)
-            .chain(steps.iter().filter_map(|s| if let TraversalOp::Index(i) = &s.op { Some(i) } else { None }))
-            .collect(),
-        ExprKind::FuncCall(c) => {
-            *calls = true;
-            // Counted twice: see `nesting_bound`.
-            return 2 + c.args.iter().map(|a| depth(a, calls)).max().unwrap_or(0);
-        }
-        ExprKind::Parenthesis(i) | ExprKind::Unary { operand: i, .. } => vec![&**i],
-        ExprKind::Conditional { cond, then_expr, else_expr } => vec![&**cond, &**then_expr, &**else_expr],
-        ExprKind::Binary { lhs, rhs, .. } => vec![&**lhs, &**rhs],
-        ExprKind::For(f) => [Some(&f.collection), f.key_expr.as_ref(), Some(&f.value_expr), f.cond.as_ref()]
-            .into_iter()
-            .flatten()
-            .collect(),
-    };
-    1 + children.into_iter().map(|c| depth(c, calls)).max().unwrap_or(0)
-}
+/// How deep a value a function can build from nothing (`jsondecode`, `yamldecode`, `csvdecode` have their own
+/// nesting limits below this).
+const FRESH: usize = 130;
 
-fn template_exprs<'a>(t: &'a Template, out: &mut Vec<&'a Expr>) {
-    for p in &t.parts {
-        match p {
-            TemplatePart::Literal { .. } => {}
-            TemplatePart::Interpolation(e) => out.push(e),
-            TemplatePart::If { cond, .. } => out.push(cond),
-            TemplatePart::For { collection, .. } => out.push(collection),
-        }
-    }
-}
-
-/// Whether the expression refers to `var.*` (variable values are capped at half the value-depth budget).
-pub fn mentions_var(expr: &Expr) -> bool {
-    let mut found = false;
-    mentions(expr, &mut found);
-    found
-}
-
-fn mentions(e: &Expr, found: &mut bool) {
-    if *found {
-        return;
-    }
-    if let ExprKind::Traversal { base, .. } = &e.kind
-        && let ExprKind::Variable(root) = &base.kind
-        && root.name == "var"
-    {
-        *found = true;
-        return;
-    }
+/// An upper bound of `Value::depth` of the expression's value, given bounds for the locals it refers to
+/// (`local`, by name) and for every variable (`var`). Compositional, so a chain of locals that each add a little
+/// around the previous one gets a bound that grows only as fast as the values themselves: `local.x` is as deep as
+/// `x`, constructors and `for` add one level, wrapping function calls two (or up to [`FRESH`]), scalars are 1.
+/// `env` bounds the variables bound by enclosing `for` expressions (elements of their collections).
+pub fn value_depth_bound(e: &Expr, local: &dyn Fn(&str) -> usize, var: usize, env: usize) -> usize {
+    let b = |x: &Expr| value_depth_bound(x, local, var, env);
     match &e.kind {
-        ExprKind::Template(t) => {
-            let mut out = Vec::new();
-            template_exprs(t, &mut out);
-            out.into_iter().for_each(|x| mentions(x, found));
-        }
-        ExprKind::Tuple(items) => items.iter().for_each(|x| mentions(x, found)),
-        ExprKind::Object(items) => items.iter().for_each(|i| {
-            if let ObjectKey::Expr(k) = &i.key {
-                mentions(k, found);
-            }
-            mentions(&i.value, found);
-        }),
+        ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Number(_)
+        | ExprKind::Invalid
+        | ExprKind::Template(_)
+        | ExprKind::Unary { .. }
+        | ExprKind::Binary { .. } => 1,
+        ExprKind::Variable(_) => env.max(1),
+        ExprKind::Tuple(items) => 1 + items.iter().map(b).max().unwrap_or(0),
+        ExprKind::Object(items) => 1 + items.iter().map(|i| b(&i.value)).max().unwrap_or(0),
         ExprKind::Traversal { base, steps } => {
-            mentions(base, found);
-            for s in steps {
-                if let TraversalOp::Index(i) = &s.op {
-                    mentions(i, found);
+            // `.max(env)`: a `for` may bind a variable named `local` or `var` that shadows the root.
+            let root = match (&base.kind, steps.first().map(|s| &s.op)) {
+                (ExprKind::Variable(r), Some(TraversalOp::GetAttr(name))) if r.name == "local" => {
+                    local(&name.name).max(env)
                 }
+                (ExprKind::Variable(r), _) if r.name == "var" => var.max(env),
+                // `local` not followed by a name is an error; a bound this large makes the caller measure.
+                (ExprKind::Variable(r), _) if r.name == "local" => usize::MAX / 4,
+                _ => b(base),
+            };
+            // A splat over a value that is not a list wraps it in a one-element tuple.
+            let splat = steps.iter().any(|s| matches!(s.op, TraversalOp::AttrSplat | TraversalOp::FullSplat));
+            root + usize::from(splat)
+        }
+        ExprKind::FuncCall(c) => {
+            let args = c.args.iter().map(b).max().unwrap_or(1);
+            if c.name.namespace.is_empty() && NON_WRAPPING.contains(&c.name.name.name.as_str()) {
+                args
+            } else {
+                (2 + args).max(FRESH)
             }
         }
-        ExprKind::FuncCall(c) => c.args.iter().for_each(|x| mentions(x, found)),
-        ExprKind::Parenthesis(i) | ExprKind::Unary { operand: i, .. } => mentions(i, found),
-        ExprKind::Conditional { cond, then_expr, else_expr } => {
-            mentions(cond, found);
-            mentions(then_expr, found);
-            mentions(else_expr, found);
-        }
-        ExprKind::Binary { lhs, rhs, .. } => {
-            mentions(lhs, found);
-            mentions(rhs, found);
-        }
+        ExprKind::Parenthesis(i) => b(i),
+        ExprKind::Conditional { then_expr, else_expr, .. } => b(then_expr).max(b(else_expr)),
         ExprKind::For(f) => {
-            mentions(&f.collection, found);
-            if let Some(k) = &f.key_expr {
-                mentions(k, found);
-            }
-            mentions(&f.value_expr, found);
-            if let Some(c) = &f.cond {
-                mentions(c, found);
-            }
+            let env = env.max(b(&f.collection));
+            let value = value_depth_bound(&f.value_expr, local, var, env);
+            value + if f.grouping { 2 } else { 1 }
         }
-        _ => {}
     }
 }

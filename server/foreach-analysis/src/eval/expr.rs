@@ -72,6 +72,18 @@ pub fn eval_literal_expr(file: FileId, expr: &Expr) -> Result<Value, Vec<Diagnos
     Ok(v)
 }
 
+/// The values of the integer literals below 1024, built once: literals inside `for` bodies are evaluated on
+/// every iteration, and a 512-bit number costs two allocations each time.
+fn small_literal(text: &str) -> Option<Value> {
+    static SMALL: std::sync::LazyLock<Vec<Value>> = std::sync::LazyLock::new(|| {
+        (0..1024).map(|i| Value::number(super::number::Number::from_int_literal(i))).collect()
+    });
+    if text.is_empty() || text.len() > 4 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    SMALL.get(text.parse::<usize>().ok()?).cloned()
+}
+
 impl<'a> Evaluator<'a> {
     pub fn new(scope: &'a dyn Scope, file: FileId, ctx: &'a EvalContext, budget: Budget) -> Evaluator<'a> {
         let maybe_unknown = ctx.each.is_some() || ctx.count.is_some();
@@ -135,9 +147,12 @@ impl<'a> Evaluator<'a> {
         match &expr.kind {
             ExprKind::Null => Value::null(),
             ExprKind::Bool(b) => Value::Bool(*b),
-            ExprKind::Number(text) => match super::number::Number::parse(text) {
-                Some(n) => Value::number(n),
-                None => self.error(Code::EvaluationError, expr.range, format!("`{text}` is not a valid number")),
+            ExprKind::Number(text) => match small_literal(text) {
+                Some(v) => v,
+                None => match super::number::Number::parse(text) {
+                    Some(n) => Value::number(n),
+                    None => self.error(Code::EvaluationError, expr.range, format!("`{text}` is not a valid number")),
+                },
             },
             ExprKind::Template(t) => self.eval_template(t, expr.range),
             ExprKind::Tuple(items) => {

@@ -103,6 +103,14 @@ impl Number {
         if !int_part.bytes().chain(frac_part.bytes()).all(|b| b.is_ascii_digit()) {
             return None;
         }
+        // Plain integers (nearly every literal) skip the decimal big-number path: same value, same precision.
+        if exp_part.is_none()
+            && frac_part.is_empty()
+            && int_part.len() <= 19
+            && let Ok(v) = int_part.parse::<u64>()
+        {
+            return Some(Number::from_parts(neg, BigUint::from(v), 0, LITERAL_PREC, false));
+        }
         let mut e10: i64 = match exp_part {
             Some(e) => {
                 let digits = e.strip_prefix(['+', '-']).unwrap_or(e);

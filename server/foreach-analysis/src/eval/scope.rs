@@ -168,11 +168,11 @@ pub struct ModuleValues {
 
 impl ModuleScope {
     pub fn new(inputs: ModuleStaticInputs) -> ModuleScope {
-        let mut var_index = HashMap::new();
+        let mut var_index = HashMap::with_capacity(inputs.variables.len());
         for (i, v) in inputs.variables.iter().enumerate() {
             var_index.insert(v.name.clone(), i);
         }
-        let mut local_index = HashMap::new();
+        let mut local_index = HashMap::with_capacity(inputs.locals.len());
         for (i, l) in inputs.locals.iter().enumerate() {
             local_index.insert(l.name.clone(), i);
         }
@@ -181,7 +181,7 @@ impl ModuleScope {
             .iter()
             .map(|l| {
                 let mut deps: Vec<usize> =
-                    super::deps::local_refs(&l.expr).iter().filter_map(|n| local_index.get(n).copied()).collect();
+                    super::deps::local_refs(&l.expr).iter().filter_map(|n| local_index.get(*n).copied()).collect();
                 deps.sort_unstable();
                 deps.dedup();
                 deps
@@ -312,12 +312,15 @@ impl ModuleScope {
     }
 
     /// Records the depth bound of a freshly evaluated local, measuring (and refusing) values that are too deep.
+    /// Measuring walks the whole value, so it happens only when the bound computed from the expression and the
+    /// bounds of what it refers to passes the budget.
     fn bound_depth(&self, node: usize, v: Value) -> Value {
         let decl = &self.inputs.locals[node];
-        let from_deps = self.local_deps[node].iter().map(|&d| self.local_depth.borrow()[d]).max().unwrap_or(0);
-        let from_vars = if super::deps::mentions_var(&decl.expr) { self.max_var_depth.get() } else { 0 };
-        let (wrap, fresh) = super::deps::nesting_bound(&decl.expr);
-        let mut bound = (wrap + from_deps.max(from_vars)).max(fresh);
+        let mut bound = {
+            let depths = self.local_depth.borrow();
+            let local = |name: &str| self.local_index.get(name).map_or(1, |&i| depths[i]);
+            super::deps::value_depth_bound(&decl.expr, &local, self.max_var_depth.get(), 0)
+        };
         let limit = self.inputs.budget.max_value_depth;
         if bound > limit {
             bound = v.depth();

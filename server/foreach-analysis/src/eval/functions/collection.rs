@@ -274,14 +274,13 @@ fn merge(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
             other => return arg_err(i, format!("arguments must be maps or objects, got {}", other.friendly_type())),
         }
         cx.tick(v.len() as u64)?;
-        let attrs = v.as_attrs().map(|x| x.iter()).into_iter().flatten();
-        if out.is_empty()
-            && let Some(src) = v.as_attrs()
-        {
+        let Some(src) = v.as_attrs() else { continue };
+        // Starting from the first non-empty argument shares its tree; later ones are inserted (path copies).
+        if out.is_empty() {
             out = src.clone();
             continue;
         }
-        for (k, x) in attrs {
+        for (k, x) in src.iter() {
             out.insert(k.clone(), x.clone());
         }
     }

@@ -4,6 +4,7 @@
 //! characters escaped, keys sorted).
 
 use super::string::s;
+use super::text_encoding::{self, Charset, Lookup};
 use super::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p, p_null};
 use crate::eval::number::Number;
 use crate::eval::types::Type;
@@ -23,15 +24,9 @@ pub static FUNCS: &[Func] = &[
     f("urlencode", &[p("str", P::Str)], |_, a| Ok(Value::string(urlencode(s(&a[0]))))),
     f("urldecode", &[p("str", P::Str)], urldecode),
     f("yamlencode", &[p_null("value", P::Any)], |_, a| Ok(Value::string(super::yaml::encode(&a[0])))),
-    f("yamldecode", &[p("src", P::Str)], |_, _| {
-        Err(FnError::Unknown("`yamldecode` is not evaluated by foreach-ls yet".into()))
-    }),
-    f("base64gzip", &[p("str", P::Str)], |_, _| {
-        Err(FnError::Unknown("`base64gzip` is not evaluated by foreach-ls yet".into()))
-    }),
-    f("base64gunzip", &[p("str", P::Str)], |_, _| {
-        Err(FnError::Unknown("`base64gunzip` is not evaluated by foreach-ls yet".into()))
-    }),
+    f("yamldecode", &[p("src", P::Str)], |cx, a| super::yaml_decode::decode(cx, s(&a[0]))),
+    f("base64gzip", &[p("str", P::Str)], |cx, a| super::gzip::base64gzip(cx, s(&a[0]))),
+    f("base64gunzip", &[p("str", P::Str)], |cx, a| super::gzip::base64gunzip(cx, s(&a[0]))),
     f("textencodebase64", &[p("string", P::Str), p("encoding", P::Str)], textencodebase64),
     f("textdecodebase64", &[p("source", P::Str), p("encoding", P::Str)], textdecodebase64),
 ];
@@ -204,35 +199,35 @@ fn parse_csv(text: &str) -> Result<Vec<Vec<String>>, String> {
     Ok(rows)
 }
 
-fn textencodebase64(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
-    let text = s(&a[0]);
-    let bytes: Vec<u8> = match s(&a[1]).to_ascii_uppercase().as_str() {
-        "UTF-8" | "UTF8" => text.as_bytes().to_vec(),
-        "UTF-16LE" => text.encode_utf16().flat_map(u16::to_le_bytes).collect(),
-        "UTF-16BE" => text.encode_utf16().flat_map(u16::to_be_bytes).collect(),
-        _ => return Err(FnError::Unknown(format!("encoding {:?} is not evaluated by foreach-ls yet", s(&a[1])))),
+/// The encoding named by argument 1, as OpenTofu's `ianaindex` lookup would find it.
+fn charset(a: &[Value]) -> Result<(&'static str, Charset), FnError> {
+    match text_encoding::lookup(s(&a[1])) {
+        Lookup::Found(name, c) => Ok((name, c)),
+        Lookup::NotEvaluated(name) => {
+            Err(FnError::Unknown(format!("the {name} encoding is not evaluated by foreach-ls")))
+        }
+        Lookup::Unsupported => arg_err(1, format!("{:?} is not a supported IANA encoding name or alias", s(&a[1]))),
+    }
+}
+
+fn textencodebase64(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+    let (name, c) = charset(a)?;
+    cx.tick(s(&a[0]).len() as u64 / 64)?;
+    let Some(bytes) = text_encoding::encode(&c, s(&a[0])) else {
+        return arg_err(0, format!("the given string contains characters that cannot be represented in {name}"));
     };
     Ok(Value::string(STANDARD.encode(bytes)))
 }
 
-fn textdecodebase64(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn textdecodebase64(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+    let (name, c) = charset(a)?;
     let bytes = STANDARD.decode(s(&a[0])).or_else(|_| arg_err(0, "failed to decode base64 data"))?;
-    let text = match s(&a[1]).to_ascii_uppercase().as_str() {
-        "UTF-8" | "UTF8" => {
-            String::from_utf8(bytes).or_else(|_| arg_err(0, "the decoded bytes are not valid UTF-8"))?
-        }
-        enc @ ("UTF-16LE" | "UTF-16BE") => {
-            let units: Vec<u16> = bytes
-                .chunks(2)
-                .map(|c| {
-                    let pair = [c[0], c.get(1).copied().unwrap_or(0)];
-                    if enc == "UTF-16LE" { u16::from_le_bytes(pair) } else { u16::from_be_bytes(pair) }
-                })
-                .collect();
-            String::from_utf16(&units).or_else(|_| arg_err(0, "the decoded bytes are not valid UTF-16"))?
-        }
-        _ => return Err(FnError::Unknown(format!("encoding {:?} is not evaluated by foreach-ls yet", s(&a[1])))),
-    };
+    cx.tick(bytes.len() as u64 / 64)?;
+    let text = text_encoding::decode(&c, &bytes);
+    // OpenTofu's check: its decoders turn undefined or malformed input into U+FFFD, and any U+FFFD is an error.
+    if text.contains('\u{FFFD}') {
+        return arg_err(0, format!("the given string contains symbols that are not defined for {name}"));
+    }
     Ok(Value::string(text))
 }
 

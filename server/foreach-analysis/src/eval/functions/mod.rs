@@ -13,13 +13,16 @@ mod encoding;
 pub use encoding::json_text;
 pub(crate) mod file;
 mod format;
+mod gzip;
 mod hash;
 mod json;
 mod numeric;
 mod sets;
 mod string;
 mod templates;
+mod text_encoding;
 mod yaml;
+mod yaml_decode;
 
 use super::budget::Exceeded;
 use super::convert::convert;
