@@ -59,13 +59,12 @@ pub fn tree_values(db: &dyn Db, ws: Workspace) -> Arc<TreeValues> {
     let mut out = TreeValues::default();
     for (index, node) in tree.nodes.iter().enumerate() {
         let mut diags = Vec::new();
-        let scope = instance_scope(db, ws, &tree, node, &out.instances, &mut diags);
+        let scope = instance_scope(db, ws, &tree, node, CallerArgs::Evaluated(&out.instances), &mut diags);
         let values = scope.evaluate_all();
         let module = module(db, node.dir);
         let mut call_arguments = Vec::new();
         for call in &module.module_calls {
-            let origin = format!("{}module.{} argument", prefix(node), call.name);
-            let ctx = EvalContext { each: None, count: None, origin };
+            let ctx = call_argument_context(node, &call.name);
             for input in &call.inputs {
                 let v = scope.eval(input.file, &input.expr, &ctx);
                 call_arguments.push((call.name.clone(), input.name.name.clone(), v));
@@ -99,19 +98,34 @@ pub fn scope_for_node(db: &dyn Db, ws: Workspace, node: NodeId) -> (ModuleScope,
     let tree = module_tree(db, ws);
     let values = tree_values(db, ws);
     let mut diags = Vec::new();
-    let scope = instance_scope(db, ws, &tree, tree.node(node), &values.instances, &mut diags);
+    let scope = instance_scope(db, ws, &tree, tree.node(node), CallerArgs::Evaluated(&values.instances), &mut diags);
     (scope, diags)
 }
 
 /// Looks up the value supplied for a variable by name.
-type SuppliedFn = Box<dyn Fn(&str) -> Option<SuppliedValue>>;
+type SuppliedFn<'a> = Box<dyn Fn(&str) -> Option<SuppliedValue> + 'a>;
 
-fn instance_scope(
+/// Where a child instance's variables get their values: the calling `module` block's arguments.
+pub(crate) enum CallerArgs<'a> {
+    /// Already evaluated by [`tree_values`] (a parent comes before its children).
+    Evaluated(&'a [InstanceValues]),
+    /// Evaluated on demand in the caller's scope: while the module tree is being built, before [`tree_values`]
+    /// exists, to evaluate module sources (`tree.rs`). Must give the same values as `Evaluated`.
+    Scope(&'a ModuleScope),
+}
+
+/// The context module call arguments are evaluated in: the call's `each`/`count` are not static, so they stay
+/// unknown (the RFC forbids them in anything evaluated early).
+fn call_argument_context(node: &TreeNode, call: &str) -> EvalContext {
+    EvalContext { each: None, count: None, origin: format!("{}module.{call} argument", prefix(node)) }
+}
+
+pub(crate) fn instance_scope(
     db: &dyn Db,
     ws: Workspace,
     tree: &ModuleTree,
     node: &TreeNode,
-    evaluated: &[InstanceValues],
+    caller: CallerArgs<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> ModuleScope {
     let module = module(db, node.dir);
@@ -128,21 +142,33 @@ fn instance_scope(
         Some(parent) => {
             let parent_module = self::module(db, tree.node(parent).dir);
             let call_name = node.call_path.last().cloned().unwrap_or_default();
-            let parent_values = evaluated.get(parent.0 as usize).cloned();
-            Box::new(move |name: &str| {
-                let call = parent_module.module_call(&call_name)?;
-                let input = call.input(name)?;
-                let value = parent_values
-                    .as_ref()
-                    .and_then(|pv| {
-                        pv.call_arguments
-                            .iter()
-                            .find(|(c, n, _)| *c == call_name && n == name)
-                            .map(|(_, _, v)| v.clone())
+            let parent_node = tree.node(parent);
+            let ctx = call_argument_context(parent_node, &call_name);
+            match caller {
+                CallerArgs::Evaluated(evaluated) => {
+                    let parent_values = evaluated.get(parent.0 as usize).cloned();
+                    Box::new(move |name: &str| {
+                        let call = parent_module.module_call(&call_name)?;
+                        let input = call.input(name)?;
+                        let value = parent_values
+                            .as_ref()
+                            .and_then(|pv| {
+                                pv.call_arguments
+                                    .iter()
+                                    .find(|(c, n, _)| *c == call_name && n == name)
+                                    .map(|(_, _, v)| v.clone())
+                            })
+                            .unwrap_or_else(Value::null);
+                        Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
                     })
-                    .unwrap_or_else(Value::null);
-                Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
-            })
+                }
+                CallerArgs::Scope(parent_scope) => Box::new(move |name: &str| {
+                    let call = parent_module.module_call(&call_name)?;
+                    let input = call.input(name)?;
+                    let value = parent_scope.eval(input.file, &input.expr, &ctx);
+                    Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
+                }),
+            }
         }
     };
     for a in root_assignment_errors(db, ws, node, &module) {
