@@ -89,6 +89,14 @@ impl Field<'_> {
         }
     }
 
+    /// The module call's address, or `""` for backend and encryption arguments.
+    pub fn address(&self) -> &str {
+        match self {
+            Field::ModuleSource { address } | Field::ModuleVersion { address } => address,
+            Field::Backend { .. } | Field::Encryption { .. } => "",
+        }
+    }
+
     pub fn subject(&self) -> String {
         match self {
             Field::ModuleSource { address } => format!("the `source` of `{address}`"),

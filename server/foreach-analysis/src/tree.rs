@@ -172,7 +172,16 @@ fn build(
     roots: &[ModuleDir],
     config_dirs: &[ModuleDir],
 ) {
-    let mut builder = Builder { db, ws, index, tree, unloaded, reported: HashSet::new(), scopes: HashMap::new() };
+    let mut builder = Builder {
+        db,
+        ws,
+        index,
+        tree,
+        unloaded,
+        reported: HashSet::new(),
+        scopes: HashMap::new(),
+        init_reports: HashMap::new(),
+    };
     for root in roots {
         builder.add_root(*root);
     }
@@ -184,6 +193,7 @@ fn build(
             builder.add_root(*dir);
         }
     }
+    builder.finish_init_reports();
 }
 
 struct Builder<'a> {
@@ -197,6 +207,10 @@ struct Builder<'a> {
     /// Static scopes of the nodes with computed sources or versions (and their ancestors), built on demand: a tree
     /// of literal sources needs none. `tree_values` builds its own scopes later, to the same values.
     scopes: HashMap<NodeId, Rc<ModuleScope>>,
+    /// Source/version diagnostics by site: the index of the reported one and the other call addresses with the
+    /// same problem (a module called twice has one `source` line but two addresses, like the RFC's
+    /// `common_first.helper` and `common_second.helper`).
+    init_reports: HashMap<(FileRange, Code), (usize, Vec<String>)>,
 }
 
 impl Builder<'_> {
@@ -283,9 +297,35 @@ impl Builder<'_> {
             return Some(StaticText::Unknown(format!("the value {e}")));
         }
         if let Some(d) = diagnose(field, arg.expr_location(), &outcome) {
-            self.report(d);
+            self.report_init(d, field.address());
         }
         Some(outcome_text(&outcome))
+    }
+
+    /// Reports a source/version diagnostic once per site, remembering the other addresses that share it.
+    fn report_init(&mut self, diag: Diagnostic, address: &str) {
+        let key = (diag.location, diag.code);
+        if let Some((_, others)) = self.init_reports.get_mut(&key) {
+            if !others.iter().any(|a| a == address) {
+                others.push(address.to_string());
+            }
+            return;
+        }
+        if self.reported.insert(key) {
+            self.init_reports.insert(key, (self.tree.diagnostics.len(), Vec::new()));
+            self.tree.diagnostics.push(diag);
+        }
+    }
+
+    /// Names the other calls that share a reported source problem in its message.
+    fn finish_init_reports(&mut self) {
+        for (index, others) in self.init_reports.values() {
+            if others.is_empty() {
+                continue;
+            }
+            let list: Vec<String> = others.iter().map(|a| format!("`{a}`")).collect();
+            self.tree.diagnostics[*index].message.push_str(&format!(" (the same for {})", list.join(", ")));
+        }
     }
 
     /// The static scope of a node, building its ancestors' first (iteratively: trees can be deep).
