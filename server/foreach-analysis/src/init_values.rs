@@ -38,11 +38,13 @@ pub enum Outcome {
 }
 
 /// Classifies a value. `internal` says which unknowns are not a problem here (references between the blocks of
-/// an `encryption` block, which OpenTofu resolves itself).
-pub fn classify(v: &Value, internal: &dyn Fn(&UnknownReason) -> bool) -> Outcome {
+/// an `encryption` block, which OpenTofu resolves itself). `sensitive_ok`: OpenTofu 1.9+ rejects sensitive values
+/// in module sources, versions and backends (opentofu#2045, a security fix), but an encryption passphrase is
+/// expected to come from a sensitive variable, as OpenTofu's own encryption docs show.
+pub fn classify(v: &Value, internal: &dyn Fn(&UnknownReason) -> bool, sensitive_ok: bool) -> Outcome {
     let reasons: Vec<Arc<UnknownReason>> = unknown_reasons(v).into_iter().filter(|r| !internal(r)).collect();
     if reasons.is_empty() {
-        return if v.has_marks() { Outcome::Sensitive } else { Outcome::Known(v.clone()) };
+        return if v.has_marks() && !sensitive_ok { Outcome::Sensitive } else { Outcome::Known(v.clone()) };
     }
     if reasons.iter().any(|r| {
         matches!(r.cause, UnknownCause::Error { .. } | UnknownCause::Limit { .. } | UnknownCause::Invalid { .. })
@@ -134,7 +136,8 @@ pub fn diagnose(field: Field<'_>, location: FileRange, outcome: &Outcome) -> Opt
             not_static,
             location,
             format!(
-                "{} uses a sensitive value; OpenTofu refuses sensitive values in what it evaluates at `tofu init`",
+                "{} uses a sensitive value; since 1.9 OpenTofu refuses sensitive values in module sources, versions and \
+                 backend settings, so that they never end up in `.terraform/` or in logs",
                 field.subject()
             ),
         )),
@@ -272,7 +275,7 @@ pub fn eval_settings_arg(scope: &ModuleScope, arg: &SettingsArg<'_>, encryption:
     let origin = if encryption { "terraform.encryption" } else { "terraform.backend" };
     let ctx = EvalContext { each: None, count: None, origin: format!("{origin}.{}", arg.path) };
     let v = scope.eval(arg.file, &arg.attr.value, &ctx);
-    if encryption { classify(&v, &is_encryption_internal) } else { classify(&v, &|_| false) }
+    if encryption { classify(&v, &is_encryption_internal, true) } else { classify(&v, &|_| false, false) }
 }
 
 /// Backend and encryption arguments of every root module that are not known at init. Child modules are skipped:

@@ -288,7 +288,7 @@ impl Builder<'_> {
         for d in std::mem::take(&mut ev.diagnostics) {
             self.report(d);
         }
-        let outcome = classify(&value, &|_| false);
+        let outcome = classify(&value, &|_| false, false);
         if let Outcome::Known(v) = &outcome
             && let Err(e) = known_text(v)
         {
