@@ -144,17 +144,17 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> Arc<ModuleTree> {
     roots.sort_by(|a, b| a.path(db).cmp(b.path(db)));
 
     // Computed sources (`./modules/${var.env}`) are only known once the tree is walked: a directory they reach is
-    // a child, not a root. Rebuild without such roots until none is left (one extra pass when it happens; bounded,
-    // since every pass removes at least one root).
+    // a child, not a root. `build` skips a candidate root already reached from an earlier one (roots are sorted, so
+    // a caller usually comes before the directories under it); a root reached only from a later one is dropped
+    // and the tree rebuilt (bounded: every pass removes at least one root).
     let mut tree = loop {
         let mut tree = ModuleTree::default();
         build(db, ws, &index, &mut tree, &mut unloaded, &roots, &config_dirs);
         let children: HashSet<ModuleDir> = tree.nodes.iter().filter(|n| n.parent.is_some()).map(|n| n.dir).collect();
-        let before = roots.len();
-        roots.retain(|r| !children.contains(r));
-        if roots.len() == before {
+        if !tree.roots.iter().any(|r| children.contains(&tree.node(*r).dir)) {
             break tree;
         }
+        roots.retain(|r| !children.contains(r));
     };
     let mut unloaded: Vec<String> = unloaded.into_iter().collect();
     unloaded.sort();
@@ -181,9 +181,12 @@ fn build(
         reported: HashSet::new(),
         scopes: HashMap::new(),
         init_reports: HashMap::new(),
+        reached: HashSet::new(),
     };
     for root in roots {
-        builder.add_root(*root);
+        if !builder.reached.contains(root) {
+            builder.add_root(*root);
+        }
     }
     // Directories only reachable through a cycle have no root: analyse each such directory as a root of its own so
     // that nothing loaded is silently skipped.
@@ -211,6 +214,8 @@ struct Builder<'a> {
     /// same problem (a module called twice has one `source` line but two addresses, like the RFC's
     /// `common_first.helper` and `common_second.helper`).
     init_reports: HashMap<(FileRange, Code), (usize, Vec<String>)>,
+    /// Directories with a node in the tree so far.
+    reached: HashSet<ModuleDir>,
 }
 
 impl Builder<'_> {
@@ -219,6 +224,7 @@ impl Builder<'_> {
             return None;
         }
         let id = NodeId(self.tree.nodes.len() as u32);
+        self.reached.insert(node.dir);
         self.tree.nodes.push(node);
         Some(id)
     }

@@ -211,3 +211,37 @@ fn undeclared_tfvars_entries_warn() {
     let h = host(&[("/ws/main.tf", "variable \"a\" {}\n"), ("/ws/terraform.tfvars", "a = 1\nnope = 2\n")]);
     assert_eq!(codes(&h), ["undeclared-variable-value"]);
 }
+
+#[test]
+fn computed_source_reaching_a_directory_sorted_before_its_caller_makes_it_a_child() {
+    let h = host(&[
+        ("/ws/a/main.tf", "variable \"name\" {}\n"),
+        (
+            "/ws/z/main.tf",
+            "locals {\n  d = \"a\"\n}\nmodule \"m\" {\n  source = \"../${local.d}\"\n  name   = \"x\"\n}\n",
+        ),
+    ]);
+    let tree = module_tree(h.db(), h.workspace());
+    let roots: Vec<&String> = tree.roots.iter().map(|r| tree.node(*r).dir.path(h.db())).collect();
+    assert_eq!(roots, ["/ws/z"]);
+    let child = &tree.node(tree.roots[0]).children[0];
+    let CallTarget::Node(id) = child.target else { panic!("loaded: {child:?}") };
+    assert_eq!(tree.node(id).dir.path(h.db()), "/ws/a");
+    assert_eq!(tree.node(id).call_path, ["m"]);
+}
+
+#[test]
+fn computed_source_follows_the_variable_value_and_asks_for_unloaded_dirs() {
+    let files = [(
+        "/ws/main.tf",
+        "variable \"env\" {\n  default = \"dev\"\n}\nmodule \"app\" {\n  source = \"../envs/${var.env}\"\n}\n",
+    )];
+    let h = host(&files);
+    assert_eq!(h.unloaded_dirs(), ["/envs/dev"]);
+    let settings = Settings {
+        cli_variables: vec![CliVariable::Value { name: "env".into(), value: "prod".into() }],
+        ..Settings::default()
+    };
+    let h = host_with(&files, settings);
+    assert_eq!(h.unloaded_dirs(), ["/envs/prod"]);
+}
