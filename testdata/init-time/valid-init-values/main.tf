@@ -59,3 +59,8 @@ module "network" {
   source      = "${local.module_root}/network"
   environment = var.environment
 }
+
+module "network_from_path" {
+  source      = "${path.module}/modules/network"
+  environment = "staging"
+}

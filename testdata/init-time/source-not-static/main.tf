@@ -37,3 +37,13 @@ module "impure" {
   source = "./m${timestamp()}"
   #        ^^^^^^^^^^^^^^^^^^^ error[module-source-not-static]
 }
+
+# The RFC's "static module outputs" are future work: OpenTofu loads every module before evaluating any output.
+module "catalog" {
+  source = "./m"
+}
+
+module "from_output" {
+  source = module.catalog.network_source
+  #        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[module-source-not-static]
+}
