@@ -171,17 +171,24 @@ pub fn diagnose(field: Field<'_>, location: FileRange, outcome: &Outcome) -> Opt
         Outcome::Unresolved { names, reason } => {
             let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
             let one = names.len() == 1;
+            // A child module's variable without a value was not passed by its caller (`module.a:var.x`): OpenTofu
+            // requires it in the `module` block, no .tfvars file can set it.
+            let fix = if names.iter().any(|n| n.contains(':')) {
+                "pass it in the calling `module` block (OpenTofu requires a variable without a default there)"
+            } else if one {
+                "give it a value in a .tfvars file or with --var"
+            } else {
+                "give them a value in a .tfvars file or with --var"
+            };
             Some(Diagnostic::new(
                 unresolved,
                 location,
                 format!(
-                    "{} depends on {}, which {} no value here, so {}; give {} a value in a .tfvars file or with \
-                     --var: {}",
+                    "{} depends on {}, which {} no value here, so {}; {fix}: {}",
                     field.subject(),
                     list.join(", "),
                     if one { "has" } else { "have" },
                     field.consequence(),
-                    if one { "it" } else { "them" },
                     reason.chain_text(&field.origin()),
                 ),
             ))
