@@ -70,8 +70,10 @@ pub enum Field<'a> {
     ModuleVersion {
         address: &'a str,
     },
-    /// `path` is the argument inside the block: `key`, `assume_role.role_arn`.
+    /// `path` is the argument inside the block: `key`, `assume_role.role_arn`; `block` is `backend` or `cloud`
+    /// (OpenTofu configures the `cloud` block as a backend).
     Backend {
+        block: &'a str,
         path: &'a str,
     },
     Encryption {
@@ -86,7 +88,7 @@ impl Field<'_> {
         match self {
             Field::ModuleSource { address } => format!("{address}.source"),
             Field::ModuleVersion { address } => format!("{address}.version"),
-            Field::Backend { path } => format!("terraform.backend.{path}"),
+            Field::Backend { block, path } => format!("terraform.{block}.{path}"),
             Field::Encryption { path } => format!("terraform.encryption.{path}"),
         }
     }
@@ -103,7 +105,7 @@ impl Field<'_> {
         match self {
             Field::ModuleSource { address } => format!("the `source` of `{address}`"),
             Field::ModuleVersion { address } => format!("the `version` of `{address}`"),
-            Field::Backend { path } => format!("the backend argument `{path}`"),
+            Field::Backend { block, path } => format!("the {block} argument `{path}`"),
             Field::Encryption { path } => format!("the encryption argument `{path}`"),
         }
     }
@@ -277,12 +279,16 @@ pub fn settings_args(file: FileId, body: &Body) -> Vec<SettingsArg<'_>> {
     out
 }
 
-/// Evaluates one backend or encryption argument in a root module's scope.
-pub fn eval_settings_arg(scope: &ModuleScope, arg: &SettingsArg<'_>, encryption: bool) -> Outcome {
-    let origin = if encryption { "terraform.encryption" } else { "terraform.backend" };
-    let ctx = EvalContext { each: None, count: None, origin: format!("{origin}.{}", arg.path) };
+/// Which block a settings argument is in: `backend`, `cloud` or `encryption`.
+pub fn settings_block_kind(block: &foreach_syntax::ast::Block) -> &str {
+    block.ident.name.as_str()
+}
+
+/// Evaluates one backend, cloud or encryption argument in a root module's scope; `kind` is the block's name.
+pub fn eval_settings_arg(scope: &ModuleScope, arg: &SettingsArg<'_>, kind: &str) -> Outcome {
+    let ctx = EvalContext { each: None, count: None, origin: format!("terraform.{kind}.{}", arg.path) };
     let v = scope.eval(arg.file, &arg.attr.value, &ctx);
-    if encryption { classify(&v, &is_encryption_internal, true) } else { classify(&v, &|_| false, false) }
+    if kind == "encryption" { classify(&v, &is_encryption_internal, true) } else { classify(&v, &|_| false, false) }
 }
 
 /// Backend and encryption arguments of every root module that are not known at init. Child modules are skipped:
@@ -298,12 +304,14 @@ pub fn init_settings_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> 
         }
         // Evaluation errors inside these arguments are reported by the scope; undefined references by refcheck.
         let (scope, _) = scope_for_node(db, ws, root);
-        let blocks = m.backends.iter().map(|b| (b, false)).chain(m.encryption.iter().map(|b| (b, true)));
-        for (block, encryption) in blocks {
+        for block in m.backends.iter().chain(m.encryption.iter()) {
+            let kind = settings_block_kind(&block.block);
             for arg in settings_args(block.file, &block.block.body) {
-                let outcome = eval_settings_arg(&scope, &arg, encryption);
-                let field =
-                    if encryption { Field::Encryption { path: &arg.path } } else { Field::Backend { path: &arg.path } };
+                let outcome = eval_settings_arg(&scope, &arg, kind);
+                let field = match kind {
+                    "encryption" => Field::Encryption { path: &arg.path },
+                    block => Field::Backend { block, path: &arg.path },
+                };
                 out.extend(diagnose(field, FileRange::new(arg.file, arg.attr.value.range), &outcome));
             }
         }

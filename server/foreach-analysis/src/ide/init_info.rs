@@ -12,7 +12,7 @@ use foreach_syntax::TextRange;
 use crate::db::{Db, ModuleDir, SourceFile, Workspace, module};
 use crate::eval::Value;
 use crate::eval::render::console;
-use crate::init_values::{Outcome, StaticText, eval_settings_arg, settings_args};
+use crate::init_values::{Outcome, StaticText, eval_settings_arg, settings_args, settings_block_kind};
 use crate::model::items::{Arg, ModuleCall, OptArg};
 use crate::module_eval::{root_for_dir, scope_for_node};
 use crate::paths::relative_path;
@@ -125,21 +125,20 @@ fn target_line(db: &dyn Db, tree: &ModuleTree, dir: ModuleDir, target: &CallTarg
 /// On an argument of a backend or encryption block: its value in the root module.
 fn settings_hover(db: &dyn Db, ws: Workspace, dir: ModuleDir, pos: FilePosition) -> Option<HoverResult> {
     let m = module(db, dir);
-    let blocks = m.backends.iter().map(|b| (b, false)).chain(m.encryption.iter().map(|b| (b, true)));
-    for (block, encryption) in blocks {
+    for block in m.backends.iter().chain(m.encryption.iter()) {
         if block.file != pos.file || !touches(block.block.range, pos.offset) {
             continue;
         }
         let args = settings_args(block.file, &block.block.body);
         let arg = args.iter().find(|a| touches(a.attr.range, pos.offset))?;
-        let what = if encryption { "encryption" } else { "backend" };
-        let mut md = format!("```hcl\nterraform.{what}.{}\n```\n", arg.path);
+        let kind = settings_block_kind(&block.block);
+        let mut md = format!("```hcl\nterraform.{kind}.{}\n```\n", arg.path);
         let tree = module_tree(db, ws);
         match root_for_dir(&tree, dir) {
             None => md.push_str("\nnot evaluated: OpenTofu reads this block only in a root module\n"),
             Some(root) => {
                 let (scope, _) = scope_for_node(db, ws, root);
-                md.push_str(&match eval_settings_arg(&scope, arg, encryption) {
+                md.push_str(&match eval_settings_arg(&scope, arg, kind) {
                     Outcome::Known(v) => format!("\n```hcl\n{}\n```\n", console(&v)),
                     Outcome::Unresolved { reason, .. } | Outcome::NotStatic(reason) => {
                         format!("\nnot known at `tofu init`: {}\n", reason.explanation())
