@@ -10,6 +10,7 @@ use foreach_syntax::TextRange;
 use crate::base::FileRange;
 use crate::db::{Db, ModuleDir, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::init_values::init_settings_checks;
 use crate::module_eval::tree_values;
 use crate::providers::checks::module_provider_checks;
 use crate::providers::test_files::test_file_checks;
@@ -17,7 +18,7 @@ use crate::providers::tree_provider_checks;
 use crate::refcheck::undefined_references;
 use crate::suppress::{apply as apply_suppressions, file_suppressions};
 use crate::tree::module_tree;
-use crate::vars::root_assignments;
+use crate::vars::root_assignment_diagnostics;
 
 #[salsa::tracked(returns(clone))]
 pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
@@ -28,9 +29,10 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     let tree = module_tree(db, ws);
     out.extend(tree.diagnostics.iter().cloned());
     for root in &tree.roots {
-        out.extend(root_assignments(db, ws, tree.node(*root).dir).diagnostics.iter().cloned());
+        out.extend(root_assignment_diagnostics(db, ws, tree.node(*root).dir));
     }
     out.extend(tree_values(db, ws).diagnostics.iter().cloned());
+    out.extend(init_settings_checks(db, ws).iter().cloned());
     out.extend(tree_provider_checks(db, ws).iter().cloned());
     out.extend(test_file_checks(db, ws).iter().cloned());
     // Last: suppression comments, so that every code, from every pass, is silenced the same way.

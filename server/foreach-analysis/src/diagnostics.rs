@@ -162,4 +162,10 @@ codes! {
     UnknownFunction = "unknown-function", Error, "a call to a function that OpenTofu does not have";
     EvaluationLimit = "evaluation-limit", Error, "evaluating an expression exceeds foreach-ls's depth, size or step limit";
     TooSimilarForEach = "too-similar-for-each", Warning, "a resource or module call iterates over the same collection as the provider instances it uses, so removing an element makes the plan fail";
+    ModuleSourceNotStatic = "module-source-not-static", Error, "a module source or version depends on something not known at tofu init";
+    ModuleSourceUnresolved = "module-source-unresolved", Info, "a module source or version depends on root variables without a value here, so the module is not loaded";
+    BackendConfigNotStatic = "backend-config-not-static", Error, "a backend argument depends on something not known at tofu init";
+    BackendConfigUnresolved = "backend-config-unresolved", Info, "a backend argument depends on root variables without a value here";
+    EncryptionConfigNotStatic = "encryption-config-not-static", Error, "an encryption argument depends on something not known at tofu init";
+    EncryptionConfigUnresolved = "encryption-config-unresolved", Info, "an encryption argument depends on root variables without a value here";
 }

@@ -1,15 +1,17 @@
 //! The data behind `foreach-ls inspect`: every provider configuration of every module instance with its instance
 //! keys and each instance's evaluated arguments, and every resource, data source and module call with the
-//! configuration it uses and the instance key each of its instances selects. Plain data; the CLI renders it.
+//! configuration it uses and the instance key each of its instances selects, and every module call with its
+//! source and version as evaluated at `tofu init` and the directory it loads. Plain data; the CLI renders it.
 
 use crate::base::FileRange;
 use crate::db::{Db, Workspace, module};
 use crate::eval::Value;
+use crate::init_values::StaticText;
 use crate::module_eval::tree_values;
 use crate::providers::config::RefOwner;
 use crate::providers::expand::{Expansion, SelectedKey};
 use crate::providers::resolve::{How, all_uses};
-use crate::tree::module_tree;
+use crate::tree::{CallTarget, module_tree};
 
 #[derive(Debug, Clone)]
 pub struct ProviderReport {
@@ -40,10 +42,27 @@ pub struct BlockReport {
     pub keys: Vec<SelectedKey>,
 }
 
+/// A module call in one instance of its caller.
+#[derive(Debug, Clone)]
+pub struct ModuleCallReport {
+    /// The calling module instance: `""` for a root module.
+    pub module: String,
+    /// The call's full address, `module.a.module.app`.
+    pub address: String,
+    pub location: FileRange,
+    /// As evaluated in this instance of the caller (or why not known); `None` without the argument.
+    pub source: Option<StaticText>,
+    pub version: Option<StaticText>,
+    /// The directory loaded (absolute), when the call is part of the tree.
+    pub dir: Option<String>,
+    pub target: CallTarget,
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct InspectReport {
     pub providers: Vec<ProviderReport>,
     pub blocks: Vec<BlockReport>,
+    pub modules: Vec<ModuleCallReport>,
 }
 
 pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
@@ -60,6 +79,22 @@ pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
                 alias: p.alias_name(),
                 location: p.site.name_location(),
                 expansion: values.instances[i].providers.expansions.get(pi).cloned().unwrap_or(Expansion::Invalid),
+            });
+        }
+        for child in &node.children {
+            let Some(call) = m.module_call(&child.call) else { continue };
+            let address = node.call_path.iter().chain([&child.call]).map(|c| format!("module.{c}"));
+            report.modules.push(ModuleCallReport {
+                module: node.address(),
+                address: address.collect::<Vec<_>>().join("."),
+                location: call.site.name_location(),
+                source: child.source.clone(),
+                version: child.version.clone(),
+                dir: match child.target {
+                    CallTarget::Node(id) => Some(tree.node(id).dir.path(db).clone()),
+                    _ => None,
+                },
+                target: child.target.clone(),
             });
         }
     }

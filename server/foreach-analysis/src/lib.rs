@@ -11,6 +11,7 @@ pub mod eval;
 pub mod fixes;
 pub mod host;
 pub mod ide;
+pub mod init_values;
 pub mod inspect;
 pub mod model;
 pub mod module_eval;

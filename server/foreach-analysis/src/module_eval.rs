@@ -98,13 +98,12 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         });
     };
     let mut diags = Vec::new();
-    let scope = instance_scope(db, ws, &node, &mut diags);
+    let scope = instance_scope(db, ws, &node, CallerArgs::Memoised, &mut diags);
     let values = scope.evaluate_all();
     let module = module(db, node.dir);
     let mut call_arguments = Vec::new();
     for call in &module.module_calls {
-        let origin = format!("{}module.{} argument", prefix(&node), call.name);
-        let ctx = EvalContext { each: None, count: None, origin };
+        let ctx = call_argument_context(&node, &call.name);
         for input in &call.inputs {
             let v = scope.eval(input.file, &input.expr, &ctx);
             call_arguments.push((call.name.clone(), input.name.name.clone(), v));
@@ -141,16 +140,42 @@ fn prefix(node: &TreeNode) -> String {
 /// The static scope of one instance, for evaluating further expressions in it (the `eval` command, hovers).
 pub fn scope_for_node(db: &dyn Db, ws: Workspace, node: &TreeNode) -> (ModuleScope, Vec<Diagnostic>) {
     let mut diags = Vec::new();
-    let scope = instance_scope(db, ws, node, &mut diags);
+    let scope = instance_scope(db, ws, node, CallerArgs::Memoised, &mut diags);
     (scope, diags)
 }
 
 /// Looks up the value supplied for a variable by name.
-type SuppliedFn = Box<dyn Fn(&str) -> Option<SuppliedValue>>;
+type SuppliedFn<'a> = Box<dyn Fn(&str) -> Option<SuppliedValue> + 'a>;
 
-fn instance_scope(db: &dyn Db, ws: Workspace, node: &TreeNode, diags: &mut Vec<Diagnostic>) -> ModuleScope {
+/// Where a child instance's variables get their values: the calling `module` block's arguments.
+pub(crate) enum CallerArgs<'a> {
+    /// The tree is built: nodes come from [`tree_node`], the parent's arguments from [`call_arguments`].
+    Memoised,
+    /// While the module tree is being built, to evaluate module sources (`tree.rs`): nodes come from the tree
+    /// under construction, arguments are evaluated on demand in the caller's scope (`None` for a root). Must give
+    /// the same values as `Memoised`.
+    Building { tree: &'a ModuleTree, parent_scope: Option<&'a ModuleScope> },
+}
+
+/// The context module call arguments are evaluated in: the call's `each`/`count` are not static, so they stay
+/// unknown (the RFC forbids them in anything evaluated early).
+fn call_argument_context(node: &TreeNode, call: &str) -> EvalContext {
+    EvalContext { each: None, count: None, origin: format!("{}module.{call} argument", prefix(node)) }
+}
+
+pub(crate) fn instance_scope<'a>(
+    db: &'a dyn Db,
+    ws: Workspace,
+    node: &TreeNode,
+    caller: CallerArgs<'a>,
+    diags: &mut Vec<Diagnostic>,
+) -> ModuleScope {
     let module = module(db, node.dir);
-    let root_dir = root_dir_of(db, ws, node);
+    let node_of = |id: NodeId| match &caller {
+        CallerArgs::Memoised => tree_node(db, ws, id),
+        CallerArgs::Building { tree, .. } => tree.nodes.get(id.0 as usize).cloned(),
+    };
+    let root_dir = root_dir_of(node, node_of);
     let supplied: SuppliedFn = match node.parent {
         None => {
             let assignments = root_assignments(db, ws, node.dir);
@@ -161,20 +186,36 @@ fn instance_scope(db: &dyn Db, ws: Workspace, node: &TreeNode, diags: &mut Vec<D
             })
         }
         Some(parent) => {
-            let parent_dir = tree_node(db, ws, parent).map(|p| p.dir);
-            let parent_module = parent_dir.map(|d| self::module(db, d));
+            let parent_node = node_of(parent);
+            let parent_module = parent_node.as_ref().map(|p| self::module(db, p.dir));
             let call_name = node.call_path.last().cloned().unwrap_or_default();
-            let arguments = call_arguments(db, ws, parent);
-            Box::new(move |name: &str| {
-                let call = parent_module.as_ref()?.module_call(&call_name)?;
-                let input = call.input(name)?;
-                let value = arguments
-                    .iter()
-                    .find(|(c, n, _)| *c == call_name && n == name)
-                    .map(|(_, _, v)| v.clone())
-                    .unwrap_or_else(Value::null);
-                Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
-            })
+            match caller {
+                CallerArgs::Memoised => {
+                    let arguments = call_arguments(db, ws, parent);
+                    Box::new(move |name: &str| {
+                        let call = parent_module.as_ref()?.module_call(&call_name)?;
+                        let input = call.input(name)?;
+                        let value = arguments
+                            .iter()
+                            .find(|(c, n, _)| *c == call_name && n == name)
+                            .map(|(_, _, v)| v.clone())
+                            .unwrap_or_else(Value::null);
+                        Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
+                    })
+                }
+                CallerArgs::Building { parent_scope, .. } => {
+                    let ctx = parent_node.as_ref().map(|p| call_argument_context(p, &call_name));
+                    Box::new(move |name: &str| {
+                        let call = parent_module.as_ref()?.module_call(&call_name)?;
+                        let input = call.input(name)?;
+                        let value = match (parent_scope, &ctx) {
+                            (Some(scope), Some(ctx)) => scope.eval(input.file, &input.expr, ctx),
+                            _ => Value::null(),
+                        };
+                        Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
+                    })
+                }
+            }
         }
     };
     for a in root_assignment_errors(db, ws, node, &module) {
@@ -226,10 +267,10 @@ fn instance_scope(db: &dyn Db, ws: Workspace, node: &TreeNode, diags: &mut Vec<D
 }
 
 /// The directory of the root module above `node` (its own for a root).
-fn root_dir_of(db: &dyn Db, ws: Workspace, node: &TreeNode) -> ModuleDir {
+fn root_dir_of(node: &TreeNode, node_of: impl Fn(NodeId) -> Option<TreeNode>) -> ModuleDir {
     let mut dir = node.dir;
     let mut parent = node.parent;
-    while let Some(p) = parent.and_then(|p| tree_node(db, ws, p)) {
+    while let Some(p) = parent.and_then(&node_of) {
         dir = p.dir;
         parent = p.parent;
     }

@@ -1,17 +1,25 @@
 //! The module tree: which directories are root modules, and which directory each module call loads.
 //!
-//! Local sources (`./x`, `../x`) are followed directly. Registry and git sources are looked up in the root's
+//! A call's `source` (and `version`) is evaluated statically in the caller's scope, as OpenTofu 1.8+ does at
+//! `tofu init`: `./modules/${var.env}` follows the caller's variables, which come from its own caller's arguments
+//! down to the root's `.tfvars` (`init_values.rs` words the diagnostics when it cannot be known). Local sources
+//! (`./x`, `../x`) are followed directly. Registry and git sources are looked up in the root's
 //! `.terraform/modules/modules.json` when `tofu init` has written it, and are otherwise left unresolved without an
 //! error (we can't fetch them). A call that would load one of its own ancestors is a cycle: it is reported once and
 //! not followed, so a module calling itself or a symlink loop ends with a diagnostic instead of a hang.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::base::FileRange;
 use crate::db::{Db, ModuleDir, Workspace, dir_index, module};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::model::items::ModuleCall;
+use crate::eval::budget::Budget;
+use crate::eval::{EvalContext, Evaluator, ModuleScope};
+use crate::init_values::{Field, Outcome, StaticText, classify, diagnose, known_text, outcome_text};
+use crate::model::items::{Arg, ModuleCall};
+use crate::module_eval::{CallerArgs, instance_scope};
 use crate::paths::{is_local_source, join_normalized};
 
 /// An upper bound on module instances in the tree: a diamond of calls can otherwise grow exponentially.
@@ -41,13 +49,16 @@ impl TreeNode {
 pub struct ChildCall {
     pub call: String,
     pub target: CallTarget,
+    /// The `source` as evaluated in this instance of the caller (or why it is not known); `None` without one.
+    pub source: Option<StaticText>,
+    pub version: Option<StaticText>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CallTarget {
     /// Loaded and part of the tree.
     Node(NodeId),
-    /// A registry/git source not installed by `tofu init` here, or a source we cannot evaluate yet.
+    /// A registry/git source not installed by `tofu init` here, or a source that is not known statically.
     Unresolved,
     /// Reported: missing directory, cycle, or tree too large.
     Broken,
@@ -99,7 +110,6 @@ fn manifest_dirs(text: &str) -> HashMap<String, String> {
 #[salsa::tracked(returns(clone))]
 pub fn module_tree(db: &dyn Db, ws: Workspace) -> Arc<ModuleTree> {
     let index = dir_index(db, ws);
-    let mut tree = ModuleTree::default();
     let mut unloaded: HashSet<String> = HashSet::new();
 
     // A directory is a root unless some loaded module calls it through a local source, or it was installed by
@@ -133,23 +143,60 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> Arc<ModuleTree> {
         .collect();
     roots.sort_by(|a, b| a.path(db).cmp(b.path(db)));
 
-    let mut builder =
-        Builder { db, ws, index: &index, tree: &mut tree, unloaded: &mut unloaded, reported: HashSet::new() };
-    for root in &roots {
-        builder.add_root(*root);
-    }
-    // Directories only reachable through a cycle have no root: analyse each such directory as a root of its own so
-    // that nothing loaded is silently skipped.
-    let reached: HashSet<String> = builder.tree.nodes.iter().map(|n| n.dir.path(db).clone()).collect();
-    for dir in &config_dirs {
-        if !reached.contains(dir.path(db)) && !dir.path(db).contains("/.terraform/") {
-            builder.add_root(*dir);
+    // Computed sources (`./modules/${var.env}`) are only known once the tree is walked: a directory they reach is
+    // a child, not a root. `build` skips a candidate root already reached from an earlier one (roots are sorted, so
+    // a caller usually comes before the directories under it); a root reached only from a later one is dropped
+    // and the tree rebuilt (bounded: every pass removes at least one root).
+    let mut tree = loop {
+        let mut tree = ModuleTree::default();
+        build(db, ws, &index, &mut tree, &mut unloaded, &roots, &config_dirs);
+        let children: HashSet<ModuleDir> = tree.nodes.iter().filter(|n| n.parent.is_some()).map(|n| n.dir).collect();
+        if !tree.roots.iter().any(|r| children.contains(&tree.node(*r).dir)) {
+            break tree;
         }
-    }
+        roots.retain(|r| !children.contains(r));
+    };
     let mut unloaded: Vec<String> = unloaded.into_iter().collect();
     unloaded.sort();
     tree.unloaded_dirs = unloaded;
     Arc::new(tree)
+}
+
+/// Builds the tree from `roots`; every loaded directory not reached from them becomes a root of its own.
+fn build(
+    db: &dyn Db,
+    ws: Workspace,
+    index: &HashMap<String, ModuleDir>,
+    tree: &mut ModuleTree,
+    unloaded: &mut HashSet<String>,
+    roots: &[ModuleDir],
+    config_dirs: &[ModuleDir],
+) {
+    let mut builder = Builder {
+        db,
+        ws,
+        index,
+        tree,
+        unloaded,
+        reported: HashSet::new(),
+        scopes: HashMap::new(),
+        init_reports: HashMap::new(),
+        reached: HashSet::new(),
+    };
+    for root in roots {
+        if !builder.reached.contains(root) {
+            builder.add_root(*root);
+        }
+    }
+    // Directories only reachable through a cycle have no root: analyse each such directory as a root of its own so
+    // that nothing loaded is silently skipped.
+    let reached: HashSet<String> = builder.tree.nodes.iter().map(|n| n.dir.path(db).clone()).collect();
+    for dir in config_dirs {
+        if !reached.contains(dir.path(db)) && !dir.path(db).contains("/.terraform/") {
+            builder.add_root(*dir);
+        }
+    }
+    builder.finish_init_reports();
 }
 
 struct Builder<'a> {
@@ -160,6 +207,15 @@ struct Builder<'a> {
     unloaded: &'a mut HashSet<String>,
     /// Call sites already reported, so a shared module's problem is reported once, not once per instance.
     reported: HashSet<(FileRange, Code)>,
+    /// Static scopes of the nodes with computed sources or versions (and their ancestors), built on demand: a tree
+    /// of literal sources needs none. `tree_values` builds its own scopes later, to the same values.
+    scopes: HashMap<NodeId, Rc<ModuleScope>>,
+    /// Source/version diagnostics by site: the index of the reported one and the other call addresses with the
+    /// same problem (a module called twice has one `source` line but two addresses, like the RFC's
+    /// `common_first.helper` and `common_second.helper`).
+    init_reports: HashMap<(FileRange, Code), (usize, Vec<String>)>,
+    /// Directories with a node in the tree so far.
+    reached: HashSet<ModuleDir>,
 }
 
 impl Builder<'_> {
@@ -168,6 +224,7 @@ impl Builder<'_> {
             return None;
         }
         let id = NodeId(self.tree.nodes.len() as u32);
+        self.reached.insert(node.dir);
         self.tree.nodes.push(node);
         Some(id)
     }
@@ -201,18 +258,102 @@ impl Builder<'_> {
         for call in &module.module_calls {
             let mut call_path = node.call_path.clone();
             call_path.push(call.name.clone());
-            let target_path = match call_source(node.dir.path(db), call) {
-                SourceDir::Dir(p) => Some(p),
-                SourceDir::Remote => manifest.get(&call_path.join(".")).map(|rel| join_normalized(root.path(db), rel)),
-                SourceDir::NotLiteral => None,
+            let address = call_path.iter().map(|c| format!("module.{c}")).collect::<Vec<_>>().join(".");
+            let source = self.eval_field(node_id, call.source.as_deref(), Field::ModuleSource { address: &address });
+            let version = self.eval_field(node_id, call.version.as_deref(), Field::ModuleVersion { address: &address });
+            let target_path = match source.as_ref().and_then(StaticText::known) {
+                Some(s) if is_local_source(s) => Some(join_normalized(node.dir.path(db), s)),
+                Some(_) => manifest.get(&call_path.join(".")).map(|rel| join_normalized(root.path(db), rel)),
+                None => None,
             };
             let target = match target_path {
                 None => CallTarget::Unresolved,
                 Some(path) => self.resolve(node_id, &node, call, call_path, &path, &mut new_children),
             };
-            self.tree.nodes[node_id.0 as usize].children.push(ChildCall { call: call.name.clone(), target });
+            self.tree.nodes[node_id.0 as usize].children.push(ChildCall {
+                call: call.name.clone(),
+                target,
+                source,
+                version,
+            });
         }
         new_children
+    }
+
+    /// Evaluates a `source` or `version` in the caller's static scope, reporting why when it is not known.
+    fn eval_field(&mut self, node_id: NodeId, arg: Option<&Arg>, field: Field<'_>) -> Option<StaticText> {
+        let arg = arg?;
+        // The common case, a literal, needs no scope.
+        if let Some(s) = arg.expr.as_string_literal() {
+            return Some(StaticText::Known(s));
+        }
+        let scope = self.scope(node_id);
+        let ctx = EvalContext { each: None, count: None, origin: field.origin() };
+        let mut ev = Evaluator::new(&*scope, arg.file, &ctx, Budget::default());
+        let value = ev.eval(&arg.expr);
+        for d in std::mem::take(&mut ev.diagnostics) {
+            self.report(d);
+        }
+        let outcome = classify(&value, &|_| false, false);
+        if let Outcome::Known(v) = &outcome
+            && let Err(e) = known_text(v)
+        {
+            let what = field.subject();
+            self.report(Diagnostic::new(Code::EvaluationError, arg.expr_location(), format!("{what} {e}")));
+            return Some(StaticText::Unknown(format!("the value {e}")));
+        }
+        if let Some(d) = diagnose(field, arg.expr_location(), &outcome) {
+            self.report_init(d, field.address());
+        }
+        Some(outcome_text(&outcome))
+    }
+
+    /// Reports a source/version diagnostic once per site, remembering the other addresses that share it.
+    fn report_init(&mut self, diag: Diagnostic, address: &str) {
+        let key = (diag.location, diag.code);
+        if let Some((_, others)) = self.init_reports.get_mut(&key) {
+            if !others.iter().any(|a| a == address) {
+                others.push(address.to_string());
+            }
+            return;
+        }
+        if self.reported.insert(key) {
+            self.init_reports.insert(key, (self.tree.diagnostics.len(), Vec::new()));
+            self.tree.diagnostics.push(diag);
+        }
+    }
+
+    /// Names the other calls that share a reported source problem in its message.
+    fn finish_init_reports(&mut self) {
+        for (index, others) in self.init_reports.values() {
+            if others.is_empty() {
+                continue;
+            }
+            let list: Vec<String> = others.iter().map(|a| format!("`{a}`")).collect();
+            self.tree.diagnostics[*index].message.push_str(&format!(" (the same for {})", list.join(", ")));
+        }
+    }
+
+    /// The static scope of a node, building its ancestors' first (iteratively: trees can be deep).
+    fn scope(&mut self, id: NodeId) -> Rc<ModuleScope> {
+        let mut missing = Vec::new();
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            if self.scopes.contains_key(&c) {
+                break;
+            }
+            missing.push(c);
+            cur = self.tree.node(c).parent;
+        }
+        for c in missing.into_iter().rev() {
+            let node = self.tree.node(c);
+            let parent = node.parent.and_then(|p| self.scopes.get(&p).cloned());
+            let caller = CallerArgs::Building { tree: self.tree, parent_scope: parent.as_deref() };
+            // Problems with the values themselves are reported by `tree_values`, not here.
+            let scope = instance_scope(self.db, self.ws, node, caller, &mut Vec::new());
+            self.scopes.insert(c, Rc::new(scope));
+        }
+        self.scopes[&id].clone()
     }
 
     fn resolve(

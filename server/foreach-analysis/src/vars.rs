@@ -49,6 +49,42 @@ pub struct RootAssignments {
     /// The winning assignment of each variable that has one.
     pub values: HashMap<String, Assignment>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Values of undeclared variables in command-line var files: reported only when the file applies to a single
+    /// root ([`root_assignment_diagnostics`]), or the warning would fire for every root that lacks the variable.
+    /// Kept apart because counting roots needs the module tree, which itself reads these values (computed module
+    /// sources), so this query must not read the tree.
+    pub undeclared: Vec<(WarnWhen, Diagnostic)>,
+}
+
+/// When an undeclared-value warning applies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WarnWhen {
+    /// A `--var-file` for every root: when there is a single root.
+    SingleRoot,
+    /// A `--var-file` scoped to the roots under a directory: when exactly one root is under it.
+    SingleRootUnder(String),
+}
+
+/// The diagnostics of a root's assignments, including the undeclared-value warnings that apply.
+pub fn root_assignment_diagnostics(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Vec<Diagnostic> {
+    let a = root_assignments(db, ws, dir);
+    let mut out = a.diagnostics.clone();
+    if a.undeclared.is_empty() {
+        return out;
+    }
+    let tree = crate::tree::module_tree(db, ws);
+    for (when, d) in &a.undeclared {
+        let applies = match when {
+            WarnWhen::SingleRoot => tree.roots.len() <= 1,
+            WarnWhen::SingleRootUnder(under) => {
+                tree.roots.iter().filter(|r| is_under(tree.node(**r).dir.path(db), under)).count() <= 1
+            }
+        };
+        if applies {
+            out.push(d.clone());
+        }
+    }
+    out
 }
 
 /// The order in which OpenTofu auto-loads the `.tfvars` files of a root module directory.
@@ -72,9 +108,6 @@ pub fn auto_loaded_var_files(db: &dyn Db, dir: ModuleDir) -> Vec<SourceFile> {
 
 #[salsa::tracked(returns(clone))]
 pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootAssignments> {
-    // Command-line var files apply to every root checked at once; only warn about their undeclared names when
-    // there is a single root, or the warning would fire for every root that legitimately lacks the variable.
-    let single_root = crate::tree::module_tree(db, ws).roots.len() <= 1;
     let settings = ws.settings(db);
     let module = module(db, dir);
     let declared = |name: &str| module.variable(name).is_some();
@@ -90,7 +123,7 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
         }
     }
     for file in auto_loaded_var_files(db, dir) {
-        apply_file(db, file, &declared, true, &mut out);
+        apply_file(db, file, &declared, None, &mut out);
     }
     let files_by_path: HashMap<&String, SourceFile> =
         ws.dirs(db).iter().flat_map(|d| d.files(db).iter()).map(|f| (f.path(db), *f)).collect();
@@ -102,16 +135,14 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
                 if !is_under(dir.path(db), under) {
                     continue;
                 }
-                let tree = crate::tree::module_tree(db, ws);
-                let roots = tree.roots.iter().filter(|r| is_under(tree.node(**r).dir.path(db), under)).count();
-                (&**var, roots <= 1)
+                (&**var, Some(WarnWhen::SingleRootUnder(under.clone())))
             }
-            v => (v, single_root),
+            v => (v, Some(WarnWhen::SingleRoot)),
         };
         match v {
             CliVariable::File(path) => {
                 if let Some(file) = files_by_path.get(path) {
-                    apply_file(db, *file, &declared, warn_undeclared, &mut out);
+                    apply_file(db, *file, &declared, warn_undeclared.clone(), &mut out);
                 }
             }
             CliVariable::Scoped { .. } => {}
@@ -136,7 +167,8 @@ fn apply_file(
     db: &dyn Db,
     file: SourceFile,
     declared: &dyn Fn(&str) -> bool,
-    warn_undeclared: bool,
+    // `None`: always warn (an auto-loaded file of this root).
+    warn_undeclared: Option<WarnWhen>,
     out: &mut RootAssignments,
 ) {
     let id = file.id(db);
@@ -146,17 +178,18 @@ fn apply_file(
             Structure::Attribute(a) => {
                 let name = &a.key.name;
                 if !declared(name) {
-                    if !warn_undeclared {
-                        continue;
-                    }
-                    out.diagnostics.push(Diagnostic::new(
+                    let d = Diagnostic::new(
                         Code::UndeclaredVariableValue,
                         FileRange::new(id, a.key.range),
                         format!(
                             "`{name}` is set here, but the root module declares no variable `{name}`; OpenTofu \
                              ignores this value (declare the variable or remove the line)"
                         ),
-                    ));
+                    );
+                    match &warn_undeclared {
+                        None => out.diagnostics.push(d),
+                        Some(when) => out.undeclared.push((when.clone(), d)),
+                    }
                     continue;
                 }
                 out.values.insert(

@@ -211,3 +211,79 @@ fn undeclared_tfvars_entries_warn() {
     let h = host(&[("/ws/main.tf", "variable \"a\" {}\n"), ("/ws/terraform.tfvars", "a = 1\nnope = 2\n")]);
     assert_eq!(codes(&h), ["undeclared-variable-value"]);
 }
+
+#[test]
+fn computed_source_reaching_a_directory_sorted_before_its_caller_makes_it_a_child() {
+    let h = host(&[
+        ("/ws/a/main.tf", "variable \"name\" {}\n"),
+        (
+            "/ws/z/main.tf",
+            "locals {\n  d = \"a\"\n}\nmodule \"m\" {\n  source = \"../${local.d}\"\n  name   = \"x\"\n}\n",
+        ),
+    ]);
+    let tree = module_tree(h.db(), h.workspace());
+    let roots: Vec<&String> = tree.roots.iter().map(|r| tree.node(*r).dir.path(h.db())).collect();
+    assert_eq!(roots, ["/ws/z"]);
+    let child = &tree.node(tree.roots[0]).children[0];
+    let CallTarget::Node(id) = child.target else { panic!("loaded: {child:?}") };
+    assert_eq!(tree.node(id).dir.path(h.db()), "/ws/a");
+    assert_eq!(tree.node(id).call_path, ["m"]);
+}
+
+#[test]
+fn computed_source_follows_the_variable_value_and_asks_for_unloaded_dirs() {
+    let files = [(
+        "/ws/main.tf",
+        "variable \"env\" {\n  default = \"dev\"\n}\nmodule \"app\" {\n  source = \"../envs/${var.env}\"\n}\n",
+    )];
+    let h = host(&files);
+    assert_eq!(h.unloaded_dirs(), ["/envs/dev"]);
+    let settings = Settings {
+        cli_variables: vec![CliVariable::Value { name: "env".into(), value: "prod".into() }],
+        ..Settings::default()
+    };
+    let h = host_with(&files, settings);
+    assert_eq!(h.unloaded_dirs(), ["/envs/prod"]);
+}
+
+#[test]
+fn editing_the_tfvars_value_of_a_templated_source_switches_the_loaded_module() {
+    // Loaded as the child, `prod` gets its regions from the caller and the bad key is an error; analysed as a root
+    // of its own it has no value for them, which is only a note.
+    let prod = "variable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"x\"\n  for_each = var.regions\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.x[\"nope\"]\n}\n";
+    let mut h = host(&[
+        (
+            "/ws/main.tf",
+            "variable \"env\" {}\nmodule \"app\" {\n  source  = \"./modules/${var.env}\"\n  regions = [\"a\"]\n}\n",
+        ),
+        ("/ws/terraform.tfvars", "env = \"staging\"\n"),
+        ("/ws/modules/prod/main.tf", prod),
+        ("/ws/modules/staging/main.tf", "variable \"regions\" {}\n"),
+    ]);
+    let loaded = |h: &AnalysisHost| {
+        let tree = module_tree(h.db(), h.workspace());
+        let root = tree.roots.iter().find(|r| tree.node(**r).dir.path(h.db()) == "/ws").copied().unwrap();
+        match tree.node(root).children[0].target {
+            CallTarget::Node(id) => tree.node(id).dir.path(h.db()).clone(),
+            ref other => format!("{other:?}"),
+        }
+    };
+    let sorted = |h: &AnalysisHost| {
+        let mut c = codes(h);
+        c.sort();
+        c
+    };
+    assert_eq!(loaded(&h), "/ws/modules/staging");
+    assert_eq!(sorted(&h), ["provider-for-each-unresolved"]);
+    h.apply_change(Change {
+        files: vec![("/ws/terraform.tfvars".into(), Ok(Arc::from("env = \"prod\"\n")))],
+        ..Change::default()
+    });
+    assert_eq!(loaded(&h), "/ws/modules/prod");
+    assert_eq!(module_tree(h.db(), h.workspace()).roots.len(), 2, "the root and the unused staging module");
+    assert_eq!(sorted(&h), ["unknown-provider-instance"]);
+    // Removing the value: nothing is loaded, the note says which variable is missing.
+    h.apply_change(Change { files: vec![("/ws/terraform.tfvars".into(), Ok(Arc::from("")))], ..Change::default() });
+    assert_eq!(loaded(&h), "Unresolved");
+    assert_eq!(sorted(&h), ["module-source-unresolved", "provider-for-each-unresolved"]);
+}

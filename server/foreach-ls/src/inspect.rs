@@ -1,20 +1,23 @@
 //! `foreach-ls inspect`: prints, as JSON, every provider configuration with its instances and evaluated
-//! arguments, and every block with the configuration and instance keys it uses. The format is documented in
+//! arguments, every block with the configuration and instance keys it uses, and every module call with its
+//! evaluated source and loaded directory. The format is documented in
 //! `docs/inspect.md`.
 
 use std::io::Write;
 
 use foreach_analysis::eval::Value;
 use foreach_analysis::eval::functions::json_text;
+use foreach_analysis::init_values::StaticText;
 use foreach_analysis::inspect::{inspect, known};
 use foreach_analysis::providers::expand::Expansion;
+use foreach_analysis::tree::CallTarget;
 use foreach_load::{LoadOptions, OrderedVar, load};
 use serde_json::{Value as Json, json};
 
 use crate::args::InspectArgs;
 use crate::check::env_variables;
 use crate::exit::ExitStatus;
-use crate::report::{Locator, Span};
+use crate::report::{Locator, Span, relative};
 
 pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let paths = [args.path.clone()];
@@ -89,7 +92,35 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             })
         })
         .collect();
-    let doc = json!({"providers": providers, "blocks": blocks});
+    let modules: Vec<Json> = report
+        .modules
+        .iter()
+        .map(|m| {
+            let status = match m.target {
+                CallTarget::Node(_) => "loaded",
+                CallTarget::Unresolved => "not-loaded",
+                CallTarget::Broken => "broken",
+            };
+            let not_known: Vec<String> = [("source", &m.source), ("version", &m.version)]
+                .into_iter()
+                .filter_map(|(what, t)| match t {
+                    Some(StaticText::Unknown(why)) => Some(format!("{what}: {why}")),
+                    _ => None,
+                })
+                .collect();
+            json!({
+                "module": m.module,
+                "address": m.address,
+                "location": location(&locator.span(m.location)),
+                "source": m.source.as_ref().and_then(StaticText::known),
+                "version": m.version.as_ref().and_then(StaticText::known),
+                "not_known": not_known,
+                "status": status,
+                "dir": m.dir.as_deref().map(|d| relative(d, &cwd)),
+            })
+        })
+        .collect();
+    let doc = json!({"providers": providers, "blocks": blocks, "modules": modules});
     let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     ExitStatus::Clean
 }

@@ -318,6 +318,37 @@ fn inspect_lists_instances_and_what_each_block_uses() {
     assert_eq!(global["provider"]["config"], "aws");
 }
 
+#[test]
+fn inspect_lists_module_calls_with_evaluated_sources() {
+    let o = run(&["inspect", "testdata/init-time/source-local-two-levels"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let svc = v["modules"].as_array().unwrap().iter().find(|m| m["address"] == "module.platform.module.svc").unwrap();
+    assert_eq!(svc["module"], "module.platform");
+    assert_eq!(svc["source"], "../services/blue");
+    assert_eq!(svc["status"], "loaded");
+    assert_eq!(svc["dir"], "testdata/init-time/source-local-two-levels/services/blue");
+    assert_eq!(svc["location"]["file"], "testdata/init-time/source-local-two-levels/platform/main.tf");
+
+    // Without a value for the root variable, the source is not known and the module not loaded.
+    let o = run(&["inspect", "testdata/init-time/source-for-each-shared"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let helper =
+        v["modules"].as_array().unwrap().iter().find(|m| m["address"] == "module.common.module.helper").unwrap();
+    assert_eq!(helper["source"], Value::Null);
+    assert_eq!(helper["status"], "not-loaded");
+    assert_eq!(helper["dir"], Value::Null);
+    let why = helper["not_known"][0].as_str().unwrap();
+    assert!(why.starts_with("source: ") && why.contains("`var.utils_version`"), "{why}");
+    // With the value, the git source is known (and still not loaded: `tofu init` has not installed it here).
+    let o = run(&["inspect", "testdata/init-time/source-for-each-shared", "--var", "utils_version=v2"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let helper =
+        v["modules"].as_array().unwrap().iter().find(|m| m["address"] == "module.common.module.helper").unwrap();
+    assert_eq!(helper["source"], "git@github.com:org/my-utils?ref=v2");
+    assert_eq!(helper["not_known"], serde_json::json!([]));
+}
+
 /// Copies a directory tree (fixtures are small) so `--fix` can write to it.
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -443,3 +443,38 @@ async fn var_files_and_variables_per_workspace_folder() {
     }
     c.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn templated_module_source_hover_and_definition() {
+    let main_text = "variable \"env\" {}\nmodule \"app\" {\n  source = \"./modules/${var.env}\"\n}\n";
+    let ws = workspace(&[
+        ("main.tf", main_text),
+        ("terraform.tfvars", "env = \"prod\"\n"),
+        ("modules/prod/main.tf", "provider \"aws\" {\n  alias    = \"x\"\n  for_each = toset([\"a\"])\n}\n"),
+        ("modules/staging/main.tf", "locals {}\n"),
+    ]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = TestClient::start();
+    c.initialize(Some(&root), json!({})).await;
+    c.open(&main, main_text).await;
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": main}, "position": {"line": line, "character": character}});
+    let mut hover = Value::Null;
+    // Indexing runs in the background: retry until the tfvars file and the module are loaded.
+    for _ in 0..100 {
+        hover = c.request("textDocument/hover", at(2, 14)).await;
+        if hover["contents"]["value"].as_str().is_some_and(|v| v.contains("loads")) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        hover["contents"]["value"],
+        "```hcl\nmodule \"app\"  # source\n```\n\n```hcl\n\"./modules/prod\"\n```\n\nloads `modules/prod`\n"
+    );
+    assert_eq!(hover["range"], json!({"start": {"line": 2, "character": 11}, "end": {"line": 2, "character": 33}}));
+    let def = c.request("textDocument/definition", at(2, 14)).await;
+    assert_eq!(def[0]["uri"], uri(&root.join("modules/prod/main.tf")).as_str());
+    assert_eq!(def[0]["range"]["start"], json!({"line": 0, "character": 0}));
+    c.shutdown().await;
+}

@@ -1,6 +1,7 @@
 //! Go to definition: from `var.x` to its `variable` block, from `local.y` to its attribute in `locals`, from a
-//! provider reference to its block, and from the instance key of a reference (`["us"]`, `[each.key]`) to the
-//! elements that write the keys it selects.
+//! provider reference to its block, from the instance key of a reference (`["us"]`, `[each.key]`) to the
+//! elements that write the keys it selects, and from a module call's `source` to the module it loads
+//! (`init_info.rs`).
 
 use std::collections::BTreeSet;
 
@@ -11,6 +12,7 @@ use crate::db::{Db, ModuleDir, Workspace, module, parse};
 use crate::providers::config::{ConfigTarget, module_references, resolve_config};
 
 use super::cursor::reference_at;
+use super::init_info::source_definition;
 use super::key_origin::key_origin_sites;
 use super::provider_info::module_instances;
 use super::{FilePosition, dir_of, source_file, touches};
@@ -30,7 +32,9 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
         return targets;
     }
     let parsed = parse(db, file);
-    let Some(at) = reference_at(&parsed.body, pos.offset) else { return Vec::new() };
+    let Some(at) = reference_at(&parsed.body, pos.offset) else {
+        return source_definition(db, ws, file, pos);
+    };
     let m = module(db, dir);
     let name = at.reference.attr(0).unwrap_or_default();
     match at.reference.root() {

@@ -1,7 +1,8 @@
 //! Hover: what a reference evaluates to.
 //!
 //! On `var.x` and `local.y` it shows the statically evaluated value in every instance of the module (a module
-//! called twice can have two values), or why the value is unknown. Short Markdown; no LSP types.
+//! called twice can have two values), or why the value is unknown. On a module `source`/`version` or a backend or
+//! encryption argument, the value OpenTofu evaluates at `tofu init` (`init_info.rs`). Short Markdown; no LSP types.
 
 use foreach_syntax::TextRange;
 
@@ -12,6 +13,7 @@ use crate::module_eval::tree_values;
 use crate::tree::module_tree;
 
 use super::cursor::reference_at;
+use super::init_info::init_hover;
 use super::key_origin::key_origins;
 use super::provider_info::{expansion_markdown, key_list, module_instances};
 use super::references::config_at;
@@ -40,7 +42,14 @@ pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Hov
         return Some(h);
     }
     let parsed = parse(db, file);
-    let at = reference_at(&parsed.body, pos.offset)?;
+    let at = reference_at(&parsed.body, pos.offset);
+    // A `var.`/`local.` reference inside a `source` keeps its own hover; the rest of the argument shows its value.
+    if !at.as_ref().is_some_and(|a| matches!(a.reference.root(), "var" | "local" | "each"))
+        && let Some(h) = init_hover(db, ws, file, pos)
+    {
+        return Some(h);
+    }
+    let at = at?;
     let r = &at.reference;
     if r.root() == "each" {
         return each_hover(db, ws, file, pos, r);

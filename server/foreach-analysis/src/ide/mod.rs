@@ -12,6 +12,7 @@ mod goto;
 mod hover;
 #[cfg(test)]
 mod incremental;
+mod init_info;
 mod inlay_hints;
 mod key_completion;
 mod key_origin;

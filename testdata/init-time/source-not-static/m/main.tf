@@ -1,0 +1,3 @@
+output "network_source" {
+  value = "./network"
+}

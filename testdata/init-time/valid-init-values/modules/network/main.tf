@@ -1,0 +1,8 @@
+variable "environment" {
+  type = string
+}
+
+module "subnets" {
+  source = "./${"subnets"}"
+  prefix = var.environment
+}

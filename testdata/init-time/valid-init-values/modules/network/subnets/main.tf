@@ -1,0 +1,7 @@
+variable "prefix" {
+  type = string
+}
+
+output "name" {
+  value = "${var.prefix}-subnets"
+}

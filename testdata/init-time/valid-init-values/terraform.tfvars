@@ -1,0 +1,3 @@
+environment  = "prod"
+state_bucket = "acme-state"
+passphrase   = "correct horse battery staple"
