@@ -5,6 +5,7 @@
 //! variables and locals once, in a [`ModuleScope`] that memoises, detects cycles and explains unknowns. Instances are
 //! evaluated parents first (the tree lists a parent before its children).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use foreach_syntax::TextRange;
@@ -36,8 +37,17 @@ pub struct InstanceValues {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// (call name, argument name, value), in the order of the module's calls and their arguments.
-pub type CallArguments = Vec<(String, String, Value)>;
+/// Each module call's arguments (in the block's order), by call name.
+pub type CallArguments = BTreeMap<String, Arc<Vec<CallArgument>>>;
+
+/// One argument of a module call, evaluated in the calling instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallArgument {
+    pub name: String,
+    pub value: Value,
+    /// The whole `name = value` attribute.
+    pub location: FileRange,
+}
 
 impl InstanceValues {
     pub fn variable(&self, name: &str) -> Option<&Value> {
@@ -75,8 +85,10 @@ pub fn tree_values(db: &dyn Db, ws: Workspace) -> Arc<TreeValues> {
 /// One tree node, read through a query of its own so that a change elsewhere in the tree (diagnostics of other
 /// calls, another module's calls) does not reach the instances whose node is unchanged: salsa compares the node
 /// and stops there.
+///
+/// Shared (`Arc`): every child instance reads its parent's node, and a root may have hundreds of children.
 #[salsa::tracked(returns(clone))]
-fn tree_node(db: &dyn Db, ws: Workspace, node: NodeId) -> Option<TreeNode> {
+fn tree_node(db: &dyn Db, ws: Workspace, node: NodeId) -> Option<Arc<TreeNode>> {
     module_tree(db, ws).nodes.get(node.0 as usize).cloned()
 }
 
@@ -101,13 +113,15 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
     let scope = instance_scope(db, ws, &node, CallerArgs::Memoised, &mut diags);
     let values = scope.evaluate_all();
     let module = module(db, node.dir);
-    let mut call_arguments = Vec::new();
+    let mut call_arguments = CallArguments::new();
     for call in &module.module_calls {
         let ctx = call_argument_context(&node, &call.name);
-        for input in &call.inputs {
-            let v = scope.eval(input.file, &input.expr, &ctx);
-            call_arguments.push((call.name.clone(), input.name.name.clone(), v));
-        }
+        let arguments = call.inputs.iter().map(|input| CallArgument {
+            name: input.name.name.clone(),
+            value: scope.eval(input.file, &input.expr, &ctx),
+            location: input.location(),
+        });
+        call_arguments.insert(call.name.clone(), Arc::new(arguments.collect()));
     }
     let (refs, _) = module_references(&module);
     let files = file_index(db, ws);
@@ -124,12 +138,12 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
     })
 }
 
-/// The module call arguments of one instance: what its children's variables read. A firewall: an edit in the
-/// instance's module that leaves the arguments' values alone (most edits) stops here instead of re-evaluating
-/// every instance below it.
+/// The arguments of one module call in one instance: what the called instances' variables read. A firewall per
+/// call: an edit in the instance's module that leaves a call's argument values alone (most edits) stops here
+/// instead of re-evaluating every instance below that call.
 #[salsa::tracked(returns(clone))]
-fn call_arguments(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<CallArguments> {
-    instance_values(db, ws, id).call_arguments.clone()
+fn call_arguments(db: &dyn Db, ws: Workspace, id: NodeId, call: String) -> Arc<Vec<CallArgument>> {
+    instance_values(db, ws, id).call_arguments.get(&call).cloned().unwrap_or_default()
 }
 
 fn prefix(node: &TreeNode) -> String {
@@ -186,24 +200,20 @@ pub(crate) fn instance_scope<'a>(
             })
         }
         Some(parent) => {
-            let parent_node = node_of(parent);
-            let parent_module = parent_node.as_ref().map(|p| self::module(db, p.dir));
             let call_name = node.call_path.last().cloned().unwrap_or_default();
             match caller {
                 CallerArgs::Memoised => {
-                    let arguments = call_arguments(db, ws, parent);
+                    // Only the call's own arguments, not the parent's module: an edit elsewhere in the parent
+                    // does not reach this instance.
+                    let arguments = call_arguments(db, ws, parent, call_name);
                     Box::new(move |name: &str| {
-                        let call = parent_module.as_ref()?.module_call(&call_name)?;
-                        let input = call.input(name)?;
-                        let value = arguments
-                            .iter()
-                            .find(|(c, n, _)| *c == call_name && n == name)
-                            .map(|(_, _, v)| v.clone())
-                            .unwrap_or_else(Value::null);
-                        Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
+                        let a = arguments.iter().rev().find(|a| a.name == name)?;
+                        Some(SuppliedValue { value: a.value.clone(), source: ValueSource::ModuleArgument(a.location) })
                     })
                 }
                 CallerArgs::Building { parent_scope, .. } => {
+                    let parent_node = node_of(parent);
+                    let parent_module = parent_node.as_ref().map(|p| self::module(db, p.dir));
                     let ctx = parent_node.as_ref().map(|p| call_argument_context(p, &call_name));
                     Box::new(move |name: &str| {
                         let call = parent_module.as_ref()?.module_call(&call_name)?;
@@ -267,7 +277,7 @@ pub(crate) fn instance_scope<'a>(
 }
 
 /// The directory of the root module above `node` (its own for a root).
-fn root_dir_of(node: &TreeNode, node_of: impl Fn(NodeId) -> Option<TreeNode>) -> ModuleDir {
+fn root_dir_of(node: &TreeNode, node_of: impl Fn(NodeId) -> Option<Arc<TreeNode>>) -> ModuleDir {
     let mut dir = node.dir;
     let mut parent = node.parent;
     while let Some(p) = parent.and_then(&node_of) {

@@ -66,7 +66,8 @@ pub enum CallTarget {
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ModuleTree {
-    pub nodes: Vec<TreeNode>,
+    /// Shared nodes: the per-instance queries hand them out without copying a node's calls.
+    pub nodes: Vec<Arc<TreeNode>>,
     pub roots: Vec<NodeId>,
     pub diagnostics: Vec<Diagnostic>,
     /// Local directories that calls point to but the host has not loaded yet.
@@ -225,7 +226,7 @@ impl Builder<'_> {
         }
         let id = NodeId(self.tree.nodes.len() as u32);
         self.reached.insert(node.dir);
-        self.tree.nodes.push(node);
+        self.tree.nodes.push(Arc::new(node));
         Some(id)
     }
 
@@ -270,7 +271,7 @@ impl Builder<'_> {
                 None => CallTarget::Unresolved,
                 Some(path) => self.resolve(node_id, &node, call, call_path, &path, &mut new_children),
             };
-            self.tree.nodes[node_id.0 as usize].children.push(ChildCall {
+            Arc::make_mut(&mut self.tree.nodes[node_id.0 as usize]).children.push(ChildCall {
                 call: call.name.clone(),
                 target,
                 source,

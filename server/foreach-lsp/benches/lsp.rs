@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 use common::{TestClient, uri};
 use serde_json::json;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
     let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
@@ -76,8 +79,10 @@ async fn main() {
     println!("initialize -> first diagnostics: {}", ms(first_diagnostics));
 
     // One-character edits that flip a diagnostic on and off.
+    // LSP_BENCH_EDITS raises the count, e.g. to profile the edit path with `perf record`.
+    let edits: i32 = std::env::var("LSP_BENCH_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(60);
     let mut edit_samples = Vec::new();
-    for v in 1..=60 {
+    for v in 1..=edits {
         let ch = if v % 2 == 1 { "s" } else { "z" };
         let change = json!({
             "textDocument": {"uri": doc, "version": v},

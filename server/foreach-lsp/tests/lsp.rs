@@ -110,6 +110,42 @@ async fn a_burst_of_edits_is_applied_in_order() {
     c.shutdown().await;
 }
 
+/// A burst of edits is published a few times at most (not once per edit), and the last publish is for the last
+/// text. (That a lone edit is published at once is tested on the policy itself, in `diagnostics.rs`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_edits_is_published_once_it_stops() {
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": {}, "initializationOptions": {"foreachLs": {"debounceMs": 50}}}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    let doc = "file:///lsp-test/debounce/main.tf";
+    c.open(doc, "locals {\n  a = local.b0\n}\n").await;
+    let names = |d: &[Value]| d.iter().filter_map(|x| x["message"].as_str().map(String::from)).collect::<Vec<_>>();
+    c.diagnostics_for(doc, |d| names(d).iter().any(|m| m.contains("local.b0"))).await;
+
+    // A burst: 41 edits 2 ms apart (typing fast: well within the 50 ms), then a last one. Without the debounce,
+    // each would be published: computing this file's diagnostics takes far less than 2 ms.
+    for v in 1..=41 {
+        let digit = (v % 10).to_string();
+        c.notify("textDocument/didChange", change(v, doc, Some([1, 13, 1, 14]), &digit)).await;
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    c.notify("textDocument/didChange", change(42, doc, Some([1, 13, 1, 14]), "Z")).await;
+    let mut publishes = 0;
+    loop {
+        let d = c.diagnostics_for(doc, |_| true).await;
+        publishes += 1;
+        if names(&d).iter().any(|m| m.contains("local.bZ")) {
+            break;
+        }
+    }
+    assert!(publishes <= 5, "{publishes} publishes for a burst of 42 edits");
+    c.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hover_definition_completion_symbols_with_astral_characters() {
     let ws = workspace(&[

@@ -66,3 +66,34 @@ fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
     assert_eq!(count(&seen, "parse"), 0, "{seen:#?}");
     assert_eq!(count(&seen, "instance_values"), 1, "{seen:#?}");
 }
+
+/// A root calling three child modules: changing the argument of one call re-evaluates the root and that call's
+/// instance only; the other calls' arguments are unchanged, so their instances stay memoised.
+#[test]
+fn an_argument_edit_reevaluates_only_the_called_instance() {
+    let (mut host, log) = host_with_log();
+    let root = |region_b: &str| {
+        format!(
+            "module \"a\" {{\n  source = \"./a\"\n  region = \"eu-west-1\"\n}}\nmodule \"b\" {{\n  source = \"./b\"\n  region = \"{region_b}\"\n}}\nmodule \"c\" {{\n  source = \"./c\"\n  region = \"eu-west-1\"\n}}\n"
+        )
+    };
+    let mut files: Vec<(String, Result<Arc<str>, String>)> =
+        vec![("/ws/main.tf".into(), Ok(Arc::from(root("eu-west-1"))))];
+    for m in ["a", "b", "c"] {
+        files.push((format!("/ws/{m}/main.tf"), Ok(Arc::from(module_text("one")))));
+    }
+    let dirs = ["/ws", "/ws/a", "/ws/b", "/ws/c"].iter().map(|d| (d.to_string(), true)).collect();
+    host.apply_change(Change { files, dirs, roots: Some(vec!["/ws".into()]), ..Change::default() });
+    host.analysis().diagnostics().unwrap();
+    assert_eq!(count(&log.lock().unwrap(), "instance_values"), 4);
+    log.lock().unwrap().clear();
+
+    host.apply_change(Change {
+        files: vec![("/ws/main.tf".into(), Ok(Arc::from(root("us-east-1"))))],
+        ..Change::default()
+    });
+    host.analysis().diagnostics().unwrap();
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(count(&seen, "instance_values"), 2, "the root and module.b: {seen:#?}");
+    assert_eq!(count(&seen, "call_arguments"), 3, "{seen:#?}");
+}

@@ -1,0 +1,85 @@
+//! Benchmark: re-analysing a large workspace after a one-character edit, the work behind every
+//! didChange -> publishDiagnostics of the language server, without the protocol around it.
+//!
+//! `cargo bench -p foreach-load --bench edit` on the shared generated workspace of 500 modules / 10 MB
+//! (`python3 server/bench/gen-workspace.py /tmp/ws10 --modules 500 --mb 10`; another one with
+//! `FOREACH_BENCH_WS=/path FOREACH_BENCH_FILE=relative/file.tf`).
+//!
+//! - `edit_then_workspace_diagnostics`: the edit flips `local.common_tags` to `local.common_tagz` and back, so
+//!   every iteration changes a diagnostic, like the language-server benchmark;
+//! - `edit_then_file_diagnostics`: the same edit, then only the edited file's diagnostics.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use foreach_analysis::host::{AnalysisHost, Change};
+use foreach_load::{LoadOptions, load, path_string};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() {
+    divan::main();
+}
+
+struct Edited {
+    host: AnalysisHost,
+    path: String,
+    texts: [Arc<str>; 2],
+    flip: usize,
+}
+
+fn workspace() -> &'static Mutex<Edited> {
+    static WS: OnceLock<Mutex<Edited>> = OnceLock::new();
+    WS.get_or_init(|| {
+        let root = PathBuf::from(std::env::var("FOREACH_BENCH_WS").unwrap_or_else(|_| "/tmp/ws10".into()));
+        assert!(
+            root.is_dir(),
+            "{} is missing: python3 server/bench/gen-workspace.py {} --modules 500 --mb 10",
+            root.display(),
+            root.display()
+        );
+        let file = std::env::var("FOREACH_BENCH_FILE").unwrap_or_else(|_| "modules/m00485/main.tf".into());
+        let loaded = load(&LoadOptions {
+            paths: std::slice::from_ref(&root),
+            excludes: &[],
+            ordered_vars: &[],
+            env_vars: Vec::new(),
+            workspace_name: "default".into(),
+        })
+        .expect("the workspace loads");
+        let path = path_string(&root.join(&file).canonicalize().expect("the edited file exists"));
+        let good = std::fs::read_to_string(&path).expect("the edited file reads");
+        let at = good.find("local.common_tags").expect("the edited file uses local.common_tags") + 16;
+        let bad = format!("{}z{}", &good[..at], &good[at + 1..]);
+        let host = loaded.host;
+        let _ = host.diagnostics();
+        Mutex::new(Edited { host, path, texts: [Arc::from(good), Arc::from(bad)], flip: 0 })
+    })
+}
+
+fn edit(ws: &mut Edited) {
+    ws.flip ^= 1;
+    let text = ws.texts[ws.flip].clone();
+    ws.host.apply_change(Change { files: vec![(ws.path.clone(), Ok(text))], ..Change::default() });
+}
+
+#[divan::bench(sample_count = 60, sample_size = 1)]
+fn edit_then_workspace_diagnostics(b: divan::Bencher) {
+    let mut ws = workspace().lock().unwrap();
+    b.bench_local(|| {
+        edit(&mut ws);
+        ws.host.diagnostics().len()
+    });
+}
+
+#[divan::bench(sample_count = 60, sample_size = 1)]
+fn edit_then_file_diagnostics(b: divan::Bencher) {
+    let mut ws = workspace().lock().unwrap();
+    b.bench_local(|| {
+        edit(&mut ws);
+        let analysis = ws.host.analysis();
+        let file = analysis.file_id(&ws.path).unwrap().unwrap();
+        analysis.file_diagnostics(file).unwrap().len()
+    });
+}
