@@ -187,8 +187,9 @@ fn error_response(id: Value, code: i64, message: &str) -> Value {
 }
 
 /// One frame: `Ok(None)` at the end of input, `Ok(Some(Err(_)))` for a frame whose headers are unusable (its
-/// body, if any, cannot be delimited and the reader resynchronises at the next header block).
-async fn read_frame<R: AsyncBufRead + Unpin>(r: &mut R) -> std::io::Result<Option<Result<Vec<u8>, String>>> {
+/// body, if any, cannot be delimited and the reader resynchronises at the next header block). Public for the
+/// test and fuzzing clients, which read the server's frames the same way.
+pub async fn read_frame<R: AsyncBufRead + Unpin>(r: &mut R) -> std::io::Result<Option<Result<Vec<u8>, String>>> {
     let mut len: Option<usize> = None;
     let mut bad: Option<String> = None;
     let mut saw_header = false;

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+use tokio::io::{AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
 
 use super::model::{self, Encoding};
@@ -243,26 +243,7 @@ impl Client {
 
 async fn read_loop(read: ReadHalf<DuplexStream>, tx: mpsc::UnboundedSender<Value>) {
     let mut reader = BufReader::new(read);
-    loop {
-        let mut len = None;
-        loop {
-            let mut line = String::new();
-            if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
-                return;
-            }
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(v) = line.strip_prefix("Content-Length: ") {
-                len = v.parse::<usize>().ok();
-            }
-        }
-        let Some(len) = len else { return };
-        let mut body = vec![0; len];
-        if reader.read_exact(&mut body).await.is_err() {
-            return;
-        }
+    while let Ok(Some(Ok(body))) = foreach_lsp::transport::read_frame(&mut reader).await {
         let v: Value = serde_json::from_slice(&body).expect("the server sent invalid JSON");
         if tx.send(v).is_err() {
             return;
