@@ -40,14 +40,7 @@ fn workspace() -> &'static Mutex<Edited> {
             root.display()
         );
         let file = std::env::var("FOREACH_BENCH_FILE").unwrap_or_else(|_| "modules/m00485/main.tf".into());
-        let loaded = load(&LoadOptions {
-            paths: std::slice::from_ref(&root),
-            excludes: &[],
-            ordered_vars: &[],
-            env_vars: Vec::new(),
-            workspace_name: "default".into(),
-        })
-        .expect("the workspace loads");
+        let loaded = load(&LoadOptions::new(std::slice::from_ref(&root))).expect("the workspace loads");
         let path = path_string(&root.join(&file).canonicalize().expect("the edited file exists"));
         let good = std::fs::read_to_string(&path).expect("the edited file reads");
         let at = good.find("local.common_tags").expect("the edited file uses local.common_tags") + 16;

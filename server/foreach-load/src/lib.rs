@@ -42,6 +42,13 @@ pub struct LoadOptions<'a> {
     pub workspace_name: String,
 }
 
+impl<'a> LoadOptions<'a> {
+    /// These paths, with no excludes, no variables and the `default` workspace.
+    pub fn new(paths: &'a [PathBuf]) -> LoadOptions<'a> {
+        LoadOptions { paths, excludes: &[], ordered_vars: &[], env_vars: Vec::new(), workspace_name: "default".into() }
+    }
+}
+
 /// Where the files came from: the canonical root directories walked.
 pub struct Loaded {
     pub host: AnalysisHost,

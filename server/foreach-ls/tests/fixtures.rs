@@ -27,13 +27,7 @@ fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
     let mut ordered: Vec<OrderedVar> = config.var_files.iter().map(|f| OrderedVar::File(dir.join(f))).collect();
     ordered.extend(config.vars.iter().map(|(k, v)| OrderedVar::Var(format!("{k}={v}"))));
     let paths = [dir.to_path_buf()];
-    let opts = LoadOptions {
-        paths: &paths,
-        excludes: &[],
-        ordered_vars: &ordered,
-        env_vars: Vec::new(),
-        workspace_name: "default".to_string(),
-    };
+    let opts = LoadOptions { ordered_vars: &ordered, ..LoadOptions::new(&paths) };
     let loaded = load(&opts).map_err(|e| e.0)?;
     let host = loaded.host;
     let root = dir.canonicalize().map_err(|e| e.to_string())?;
@@ -90,13 +84,7 @@ fn check_values(dir: &Path) -> Result<(), Failed> {
         return Ok(());
     }
     let paths = [dir.to_path_buf()];
-    let opts = LoadOptions {
-        paths: &paths,
-        excludes: &[],
-        ordered_vars: &[],
-        env_vars: Vec::new(),
-        workspace_name: "default".into(),
-    };
+    let opts = LoadOptions::new(&paths);
     let host = load(&opts).map_err(|e| e.0)?.host;
     let root = load::path_string(&dir.canonicalize().map_err(|e| e.to_string())?);
     let mut failures = Vec::new();

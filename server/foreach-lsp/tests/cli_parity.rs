@@ -16,13 +16,7 @@ type Key = (String, u32, u32, u32, u32, String, String);
 
 fn cli_diagnostics(dir: &Path) -> BTreeSet<Key> {
     let paths = [dir.to_path_buf()];
-    let opts = LoadOptions {
-        paths: &paths,
-        excludes: &[],
-        ordered_vars: &[],
-        env_vars: Vec::new(),
-        workspace_name: "default".into(),
-    };
+    let opts = LoadOptions::new(&paths);
     let host = load(&opts).unwrap().host;
     let table = host.file_table();
     let mut out = BTreeSet::new();
