@@ -430,8 +430,10 @@ impl Reader<'_> {
         (self.byte()? == c).then_some(())
     }
 
+    /// The next byte, only if it is ASCII: every byte a timestamp may hold is, and stopping at any other keeps the
+    /// cursor on a character boundary (`2001-01-01é` is a plain string, not a panic).
     fn byte(&mut self) -> Option<u8> {
-        let c = *self.0.as_bytes().first()?;
+        let c = *self.0.as_bytes().first().filter(|c| c.is_ascii())?;
         self.0 = &self.0[1..];
         Some(c)
     }
@@ -459,6 +461,8 @@ mod tests {
         assert_eq!(timestamp("2001-1-2T3:4:5+00:00").as_deref(), Some("2001-01-02T03:04:05Z"));
         assert_eq!(timestamp("2000-02-29").as_deref(), Some("2000-02-29T00:00:00Z"));
         for bad in ["2001-02-30", "1900-02-29", "2001-12-14T21:59:43", "2001-13-01", "2001-12-14 25:00:00", "20011-1-1"]
+            .into_iter()
+            .chain(["2001-01-01éH4sI", "2001-01-01T1é", "2001-01-01T01:02:03.5é", "2001-01-01T01:02:03é"])
         {
             assert_eq!(timestamp(bad), None, "{bad}");
         }
