@@ -147,3 +147,37 @@ fn every_prefix_of_a_file_parses_without_panicking() {
         let _ = parse(&src[..i], FileKind::TfJson);
     }
 }
+
+/// Runs `f` on another thread and fails if it has not finished after `bound`: for inputs where a regression would
+/// mean exponential time, so the test fails instead of hanging the suite. A bound on termination, not a speed
+/// measurement (the benchmarks do that): without the fix these inputs take 2^50 steps.
+fn finishes_within<T: Send + 'static>(
+    bound: std::time::Duration,
+    what: &str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(bound)
+        .unwrap_or_else(|_| panic!("{what} did not finish within {bound:?}: exponential backtracking?"))
+}
+
+#[test]
+fn unclosed_operands_after_operators_are_not_parsed_twice_per_level() {
+    // Found by the `eval` fuzz target: every `(` left open after a binary operator doubled the parser's work (hcl-edit
+    // patch 10). 50 levels, just below hcl-edit's own nesting limit of 64.
+    let bound = std::time::Duration::from_secs(60);
+    for (prefix, end) in [("a + b + (", ""), ("a + b + (", " # comment"), ("f(a) * (", ""), ("a == (", "")] {
+        let expr = prefix.repeat(50) + end;
+        let e = expr.clone();
+        let result = finishes_within(bound, "parse_expr", move || parse_expr(&e).map(|_| ()).map_err(|e| e.message));
+        assert!(result.is_err(), "{expr}");
+        let src = format!("locals {{\n  x = {expr}\n}}\ny = 1\n");
+        let s = src.clone();
+        let p = finishes_within(bound, "parse", move || parse(&s, FileKind::Tf));
+        assert_eq!(names(&p), ["locals", "y"], "{src}");
+        assert!(!p.errors.is_empty(), "{src}");
+    }
+}
