@@ -33,6 +33,18 @@ fn numbers_print_like_opentofu() {
     assert!(Number::parse("1e").is_none());
 }
 
+/// A product beyond the 512-bit precision whose shortest decimal keeps every digit: Go's `roundShortest` then rounds
+/// at the end of the digits, which is nothing to do (a panic here before; found by the `eval` fuzz target). The
+/// expected text is what `terraform console` prints.
+#[test]
+fn shortest_digits_that_round_at_their_end() {
+    let expr = "778-80162165981718889097188877188877801*621659817881097188877188877801*62165981788109718887789\
+                *77188877801*6216598178810*97188877188877801*621659817881097188877890888";
+    let want = "-89815630425835095129061198556604417027993917513805772751729739776287773553028379633643031443171778\
+                774030548050851696549810778664329596890221507630542971144";
+    assert_eq!(ev(expr), want);
+}
+
 #[test]
 fn number_arithmetic_is_exact_where_cty_is() {
     let n = |s: &str| Number::parse(s).unwrap();

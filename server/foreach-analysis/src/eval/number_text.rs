@@ -150,7 +150,11 @@ fn trim(d: &mut Vec<u8>) {
     }
 }
 
+/// Go's `decimal.round`: rounds to `n` digits, half to even; nothing to do when `d` has no more than `n`.
 fn round_nearest(d: &mut Vec<u8>, dp: &mut i64, n: usize) {
+    if n >= d.len() {
+        return;
+    }
     let up = if d[n] == b'5' && n + 1 == d.len() { n > 0 && (d[n - 1] - b'0') % 2 == 1 } else { d[n] >= b'5' };
     if up {
         round_up(d, dp, n);
@@ -160,7 +164,11 @@ fn round_nearest(d: &mut Vec<u8>, dp: &mut i64, n: usize) {
     }
 }
 
+/// Go's `decimal.roundUp`: nothing to do when `d` has no more than `n` digits.
 fn round_up(d: &mut Vec<u8>, dp: &mut i64, n: usize) {
+    if n >= d.len() {
+        return;
+    }
     d.truncate(n);
     let mut i = n;
     while i > 0 && d[i - 1] == b'9' {
