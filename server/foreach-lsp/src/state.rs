@@ -70,6 +70,10 @@ pub struct State {
     pub shutdown_requested: AtomicBool,
     /// Test-only hooks (`test_hooks.rs`); always off in normal use.
     pub test_hooks: bool,
+    /// The session's background tasks (the diagnostics loop, indexing, delayed edits, watcher registration), aborted
+    /// when the session ends: the diagnostics loop waits for changes forever, and with it the whole state (the
+    /// analysis database, the documents) would outlive [`serve`](crate::serve) in a process that goes on running.
+    background: std::sync::Mutex<Vec<tokio::task::AbortHandle>>,
 }
 
 /// A snapshot plus the document versions its texts belong to.
@@ -97,6 +101,23 @@ impl State {
             index_generation: std::sync::atomic::AtomicU64::new(0),
             shutdown_requested: AtomicBool::new(false),
             test_hooks,
+            background: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Runs `task` in the background of this session; [`State::end_session`] aborts it if it is still running.
+    pub fn spawn_background(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
+        let handle = tokio::spawn(task).abort_handle();
+        let mut tasks = self.background.lock().unwrap_or_else(|e| e.into_inner());
+        // Edits spawn short tasks all session long: forget the finished ones.
+        tasks.retain(|t| !t.is_finished());
+        tasks.push(handle);
+    }
+
+    /// Aborts the background tasks; called when the session is over.
+    pub fn end_session(&self) {
+        for task in self.background.lock().unwrap_or_else(|e| e.into_inner()).drain(..) {
+            task.abort();
         }
     }
 

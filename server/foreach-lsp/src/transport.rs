@@ -55,6 +55,15 @@ where
     I: AsyncRead + Unpin + Send + 'static,
     O: AsyncWrite + Unpin + Send + 'static,
 {
+    serve_session(input, output, options).await.0
+}
+
+/// [`serve_with`], also handing out the session's state, weakly: tests check that nothing keeps it alive.
+async fn serve_session<I, O>(input: I, output: O, options: ServeOptions) -> (ServeOutcome, std::sync::Weak<State>)
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
     let (server_in, mut to_server) = tokio::io::duplex(1 << 16);
     let (mut from_server, server_out) = tokio::io::duplex(1 << 16);
     let (out_tx, mut out_rx) = mpsc::unbounded_channel::<Vec<u8>>();
@@ -134,8 +143,12 @@ where
     }
     let _ = tokio::time::timeout(CLOSE_GRACE, pump).await;
     let _ = tokio::time::timeout(CLOSE_GRACE, writer).await;
-    let shutdown_requested = state_slot.get().is_some_and(|s| s.shutdown_requested.load(Ordering::SeqCst));
-    ServeOutcome { shutdown_requested }
+    let state = state_slot.get();
+    if let Some(state) = state {
+        state.end_session();
+    }
+    let shutdown_requested = state.is_some_and(|s| s.shutdown_requested.load(Ordering::SeqCst));
+    (ServeOutcome { shutdown_requested }, state.map(Arc::downgrade).unwrap_or_default())
 }
 
 /// Serves on a fresh multi-threaded runtime over stdin/stdout, logging to stderr. Returns the process status:
@@ -224,4 +237,66 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(r: &mut R) -> std::io::Result<O
     let mut body = vec![0; len];
     r.read_exact(&mut body).await?;
     Ok(Some(Ok(body)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn send(to: &mut (impl AsyncWrite + Unpin), message: Value) {
+        let body = message.to_string();
+        to.write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes()).await.unwrap();
+    }
+
+    /// A session that ends leaves nothing running that holds its state: the diagnostics loop, which waits for
+    /// changes forever, is stopped with it (it kept every session's database alive in a process serving many, such
+    /// as the LSP fuzz target, which ran out of memory).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_ended_session_frees_its_state() {
+        let (mut client_out, server_in) = tokio::io::duplex(1 << 16);
+        let (server_out, client_in) = tokio::io::duplex(1 << 16);
+        let session = tokio::spawn(serve_session(server_in, server_out, ServeOptions::default()));
+        // Every frame is read (so the server never blocks on a full pipe); the ids of responses are passed on.
+        let (ids_tx, mut ids) = mpsc::unbounded_channel::<Value>();
+        let drain = tokio::spawn(async move {
+            let mut r = BufReader::new(client_in);
+            while let Ok(Some(Ok(body))) = read_frame(&mut r).await {
+                let message: Value = serde_json::from_slice(&body).unwrap();
+                if message.get("method").is_none() {
+                    let _ = ids_tx.send(message["id"].clone());
+                }
+            }
+        });
+        let uri = "file:///w/main.tf";
+        send(
+            &mut client_out,
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"processId": null, "rootUri": null, "capabilities": {}}}),
+        )
+        .await;
+        while ids.recv().await.expect("the server answers initialize") != json!(1) {}
+        send(&mut client_out, json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})).await;
+        let text = "variable \"regions\" {\n  default = [\"a\"]\n}\n";
+        let open = json!({"textDocument": {"uri": uri, "languageId": "terraform", "version": 1, "text": text}});
+        send(&mut client_out, json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": open})).await;
+        send(&mut client_out, json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": null})).await;
+        // As a client does: `exit` once `shutdown` is answered.
+        while ids.recv().await.expect("the server answers shutdown") != json!(2) {}
+        send(&mut client_out, json!({"jsonrpc": "2.0", "method": "exit", "params": null})).await;
+        let (outcome, state) = tokio::time::timeout(std::time::Duration::from_secs(30), session)
+            .await
+            .expect("the session ends after exit")
+            .unwrap();
+        assert!(outcome.shutdown_requested);
+        // Aborted tasks are dropped the next time the runtime looks at them: give it a moment, not forever.
+        let freed = async {
+            while state.upgrade().is_some() {
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), freed)
+            .await
+            .expect("the state of the ended session is still alive: a background task outlived it");
+        drop(client_out);
+        let _ = drain.await;
+    }
 }

@@ -18,7 +18,7 @@ pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
         EditOutcome::Applied { .. } => state.sync_document(uri).await,
         EditOutcome::Waiting => {
             let s = Arc::clone(state);
-            tokio::spawn(async move {
+            state.spawn_background(async move {
                 tokio::time::sleep(GAP_TIMEOUT).await;
                 if let EditOutcome::Applied { .. } = s.docs.flush_pending(&uri, s.encoding()) {
                     s.sync_document(uri).await;

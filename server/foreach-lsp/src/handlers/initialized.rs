@@ -12,7 +12,7 @@ use crate::state::State;
 pub const WATCH_GLOB: &str = "**/*.{tf,tofu,tfvars,tf.json,tofu.json,tfvars.json}";
 
 pub async fn run(state: &Arc<State>, _: InitializedParams) {
-    tokio::spawn(crate::diagnostics::run(Arc::clone(state)));
+    state.spawn_background(crate::diagnostics::run(Arc::clone(state)));
     if state.caps().watch_files {
         let options = DidChangeWatchedFilesRegistrationOptions {
             watchers: vec![FileSystemWatcher { glob_pattern: GlobPattern::String(WATCH_GLOB.to_string()), kind: None }],
@@ -23,14 +23,14 @@ pub async fn run(state: &Arc<State>, _: InitializedParams) {
             register_options: serde_json::to_value(options).ok(),
         };
         let s = Arc::clone(state);
-        tokio::spawn(async move {
+        state.spawn_background(async move {
             if let Err(e) = s.client.register_capability(vec![registration]).await {
                 tracing::warn!("the client refused file watching: {e}");
             }
         });
     }
     let s = Arc::clone(state);
-    tokio::spawn(async move {
+    state.spawn_background(async move {
         crate::pull_config::pull(&s).await;
         crate::workspace::index(&s).await
     });
