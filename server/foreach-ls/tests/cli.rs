@@ -480,3 +480,14 @@ fn changed_files_check_their_root_modules_and_the_callers_of_their_modules() {
     // Nothing OpenTofu changed: nothing to check, success.
     assert_eq!(changed(w, &["README.md"]), (0, Vec::new()));
 }
+
+/// The README shows what `check` prints for the bundled example: that block must be what it prints, word for word.
+#[test]
+fn the_readme_example_output_is_real() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let after = readme.split("What it prints for the bundled example:").nth(1).expect("the README shows the output");
+    let block = after.split("```text\n").nth(1).and_then(|b| b.split("```").next()).expect("a ```text block");
+    let o = run(&["check", "testdata/examples/multi-region", "--no-color"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).starts_with(block), "README:\n{block}\nprinted:\n{}", stdout(&o));
+}
