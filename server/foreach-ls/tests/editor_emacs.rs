@@ -8,7 +8,7 @@ mod tools;
 
 use std::process::Command;
 
-use tools::{binary, copy_dir, path_with_binary, repo, report, skip};
+use tools::{binary, copy_dir, path_with_binary, repo, report, run_editor_script, skip};
 
 const TEST: &str = "editor_emacs";
 
@@ -37,20 +37,18 @@ fn emacs_eglot_shows_diagnostics_and_completes_instance_keys() {
     let ws = tempfile::tempdir().unwrap();
     copy_dir(&repo().join("editors/fixtures/multi-region"), ws.path());
     let home = tempfile::tempdir().unwrap();
-    let out = Command::new("emacs")
-        .args(["--batch", "-Q", "-l"])
-        .arg(editors.join("test/batch.el"))
-        .arg(editors.join("foreach-ls.el"))
-        .arg(ws.path().join("main.tf"))
-        .env("PATH", path_with_binary())
-        // Emacs may write state (eglot events, auto-saves) under HOME: keep it out of the user's.
-        .env("HOME", home.path())
-        .current_dir(ws.path())
-        .output()
-        .expect("emacs runs");
-    let report = report(&out);
-    println!("{report}");
-    assert!(out.status.success(), "batch-mode Emacs test failed:\n{report}");
+    let report = run_editor_script(
+        Command::new("emacs")
+            .args(["--batch", "-Q", "-l"])
+            .arg(editors.join("test/batch.el"))
+            .arg(editors.join("foreach-ls.el"))
+            .arg(ws.path().join("main.tf"))
+            .env("PATH", path_with_binary())
+            // Emacs may write state (eglot events, auto-saves) under HOME: keep it out of the user's.
+            .env("HOME", home.path())
+            .current_dir(ws.path()),
+        "the batch-mode Emacs test",
+    );
     assert!(report.contains("ok: completion"), "{report}");
     assert!(report.contains("[unknown-provider-instance]"), "{report}");
 }

@@ -7,7 +7,7 @@ mod tools;
 
 use std::process::Command;
 
-use tools::{binary, copy_dir, path_with_binary, python_venv, repo, report, skip};
+use tools::{binary, copy_dir, path_with_binary, python_venv, repo, run_editor_script, skip};
 
 const TEST: &str = "editor_neovim";
 
@@ -24,21 +24,19 @@ fn neovim_shows_diagnostics_and_completes_instance_keys() {
     copy_dir(&repo().join("editors/fixtures/multi-region"), ws.path());
     std::fs::create_dir(ws.path().join(".git")).unwrap();
     let home = tempfile::tempdir().unwrap();
-    let out = Command::new(bin.join("nvim"))
-        .args(["--headless", "--clean", "-l"])
-        .arg(editors.join("test/headless.lua"))
-        .arg(editors.join("foreach-ls.lua"))
-        .arg(ws.path().join("main.tf"))
-        .env("PATH", path_with_binary())
-        // Neovim writes its log and state under XDG directories: keep them out of the user's home.
-        .env("XDG_STATE_HOME", home.path())
-        .env("XDG_DATA_HOME", home.path())
-        .env("XDG_CONFIG_HOME", home.path())
-        .current_dir(ws.path())
-        .output()
-        .expect("nvim runs");
-    let report = report(&out);
-    println!("{report}");
-    assert!(out.status.success(), "headless Neovim test failed:\n{report}");
+    let report = run_editor_script(
+        Command::new(bin.join("nvim"))
+            .args(["--headless", "--clean", "-l"])
+            .arg(editors.join("test/headless.lua"))
+            .arg(editors.join("foreach-ls.lua"))
+            .arg(ws.path().join("main.tf"))
+            .env("PATH", path_with_binary())
+            // Neovim writes its log and state under XDG directories: keep them out of the user's home.
+            .env("XDG_STATE_HOME", home.path())
+            .env("XDG_DATA_HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path())
+            .current_dir(ws.path()),
+        "the headless Neovim test",
+    );
     assert!(report.contains("ok: completion"), "{report}");
 }

@@ -40,6 +40,16 @@ pub fn skip(test: &str, reason: &str) {
     let _ = std::fs::create_dir_all(&dir).and_then(|_| std::fs::write(dir.join(format!("{test}.txt")), line + "\n"));
 }
 
+/// Runs an editor's scripted test (`cmd`), prints what it said (shown when the test fails, or with `--nocapture`)
+/// and asserts it succeeded; returns what it said for further checks.
+pub fn run_editor_script(cmd: &mut Command, what: &str) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("{what} does not start: {e}"));
+    let said = report(&out);
+    println!("{said}");
+    assert!(out.status.success(), "{what} failed:\n{said}");
+    said
+}
+
 /// Stdout and stderr of a finished command, for assertion messages.
 pub fn report(out: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
