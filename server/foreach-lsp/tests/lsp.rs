@@ -144,7 +144,9 @@ async fn a_burst_of_edits_is_published_once_it_stops() {
             break;
         }
     }
-    assert!(publishes <= 5, "{publishes} publishes for a burst of 42 edits");
+    // Without the debounce this is about 42; a loaded machine that stretches a few 2 ms pauses past 50 ms may split
+    // the burst into a few, which must not fail the test.
+    assert!(publishes <= 10, "{publishes} publishes for a burst of 42 edits");
     c.shutdown().await;
 }
 
