@@ -87,10 +87,7 @@ where
             match read_frame(&mut input).await {
                 Ok(Some(Ok(body))) => match check(&body) {
                     Ok(()) => {
-                        let header = format!("Content-Length: {}\r\n\r\n", body.len());
-                        if to_server.write_all(header.as_bytes()).await.is_err()
-                            || to_server.write_all(&body).await.is_err()
-                        {
+                        if write_frame(&mut to_server, &body).await.is_err() {
                             return;
                         }
                     }
@@ -121,11 +118,7 @@ where
     let writer = tokio::spawn(async move {
         let mut output = output;
         while let Some(body) = out_rx.recv().await {
-            let header = format!("Content-Length: {}\r\n\r\n", body.len());
-            if output.write_all(header.as_bytes()).await.is_err()
-                || output.write_all(&body).await.is_err()
-                || output.flush().await.is_err()
-            {
+            if write_frame(&mut output, &body).await.is_err() || output.flush().await.is_err() {
                 return;
             }
         }
@@ -199,6 +192,13 @@ fn error_response(id: Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
+/// Writes `body` as one frame (a `Content-Length` header, then the body); the caller flushes. Public for the test
+/// and fuzzing clients, like [`read_frame`].
+pub async fn write_frame<W: AsyncWrite + Unpin>(w: &mut W, body: &[u8]) -> std::io::Result<()> {
+    w.write_all(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes()).await?;
+    w.write_all(body).await
+}
+
 /// One frame: `Ok(None)` at the end of input, `Ok(Some(Err(_)))` for a frame whose headers are unusable (its
 /// body, if any, cannot be delimited and the reader resynchronises at the next header block). Public for the
 /// test and fuzzing clients, which read the server's frames the same way.
@@ -244,8 +244,7 @@ mod tests {
     use super::*;
 
     async fn send(to: &mut (impl AsyncWrite + Unpin), message: Value) {
-        let body = message.to_string();
-        to.write_all(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes()).await.unwrap();
+        write_frame(to, message.to_string().as_bytes()).await.unwrap();
     }
 
     /// A session that ends leaves nothing running that holds its state: the diagnostics loop, which waits for

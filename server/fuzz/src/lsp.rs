@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+use tokio::io::{BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::mpsc;
 
 use super::model::{self, Encoding};
@@ -201,9 +201,9 @@ impl Client {
     }
 
     async fn send(&mut self, msg: Value) {
-        let body = msg.to_string();
-        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
-        self.writer.write_all(frame.as_bytes()).await.expect("server input closed");
+        foreach_lsp::transport::write_frame(&mut self.writer, msg.to_string().as_bytes())
+            .await
+            .expect("server input closed");
     }
 
     pub async fn notify(&mut self, method: &str, params: Value) {

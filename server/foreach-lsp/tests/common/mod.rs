@@ -33,8 +33,7 @@ impl TestClient {
     }
 
     pub async fn send_raw(&mut self, body: &str) {
-        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
-        self.writer.write_all(frame.as_bytes()).await.unwrap();
+        foreach_lsp::transport::write_frame(&mut self.writer, body.as_bytes()).await.unwrap();
         self.writer.flush().await.unwrap();
     }
 
