@@ -22,6 +22,9 @@ pub struct ProviderReport {
     pub alias: Option<String>,
     pub location: FileRange,
     pub expansion: Expansion,
+    /// False when the module instance has none (a call above it with `count = 0`, an empty `for_each` or
+    /// `enabled = false`): nothing in it is evaluated.
+    pub module_has_instances: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -56,6 +59,8 @@ pub struct ModuleCallReport {
     /// The directory loaded (absolute), when the call is part of the tree.
     pub dir: Option<String>,
     pub target: CallTarget,
+    /// False when the call is known to have no instances, or its calling module has none.
+    pub has_instances: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -79,6 +84,7 @@ pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
                 alias: p.alias_name(),
                 location: p.site.name_location(),
                 expansion: values.instances[i].providers.expansions.get(pi).cloned().unwrap_or(Expansion::Invalid),
+                module_has_instances: values.instances[i].has_instances,
             });
         }
         for child in &node.children {
@@ -95,6 +101,8 @@ pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
                     _ => None,
                 },
                 target: child.target.clone(),
+                has_instances: values.instances[i].has_instances
+                    && !values.instances[i].calls_without_instances.contains(&child.call),
             });
         }
     }

@@ -15,7 +15,8 @@ use crate::base::{FileId, FileRange};
 use crate::db::{Db, ModuleDir, Workspace, file_index, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::scope::{LocalDecl, ModuleScope, ModuleStaticInputs, SuppliedValue, ValueSource, VariableDecl};
-use crate::eval::{EvalContext, Value, eval_literal_expr};
+use crate::eval::{EvalContext, Evaluator, Value, eval_literal_expr};
+use crate::model::items::{Arg, ModuleCall};
 use crate::model::module::Module;
 use crate::paths::relative_path;
 use crate::providers::config::module_references;
@@ -35,6 +36,12 @@ pub struct InstanceValues {
     pub providers: Arc<InstanceProviders>,
     /// What evaluating this instance reported (invalid root assignments, evaluation errors, provider checks).
     pub diagnostics: Vec<Diagnostic>,
+    /// False when a module call above this node has no instances (`count = 0`, an empty `for_each`, `enabled =
+    /// false`): OpenTofu evaluates a module only per instance, so nothing of this node is evaluated and the other
+    /// fields are empty.
+    pub has_instances: bool,
+    /// The calls of this instance known to have no instances; their arguments are not evaluated.
+    pub calls_without_instances: Vec<String>,
 }
 
 /// Each module call's arguments (in the block's order), by call name.
@@ -96,26 +103,22 @@ fn tree_node(db: &dyn Db, ws: Workspace, node: NodeId) -> Option<Arc<TreeNode>> 
 /// arguments), its locals, its module call arguments and its provider expansions and references.
 #[salsa::tracked(returns(clone))]
 pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceValues> {
-    let Some(node) = tree_node(db, ws, id) else {
-        return Arc::new(InstanceValues {
-            variables: Vec::new(),
-            locals: Vec::new(),
-            call_arguments: Arc::default(),
-            providers: Arc::new(InstanceProviders {
-                expansions: Vec::new(),
-                uses: Vec::new(),
-                diagnostics: Vec::new(),
-            }),
-            diagnostics: Vec::new(),
-        });
-    };
+    let Some(node) = tree_node(db, ws, id) else { return Arc::new(InstanceValues::without_instances()) };
+    if !has_instances(db, ws, id) {
+        return Arc::new(InstanceValues::without_instances());
+    }
     let mut diags = Vec::new();
     let scope = instance_scope(db, ws, &node, CallerArgs::Memoised, &mut diags);
     let values = scope.evaluate_all();
     let module = module(db, node.dir);
     let mut call_arguments = CallArguments::new();
+    let mut calls_without_instances = Vec::new();
     for call in &module.module_calls {
         let ctx = call_argument_context(&node, &call.name);
+        if known_to_have_no_instances(&scope, call, &ctx) {
+            calls_without_instances.push(call.name.clone());
+            continue;
+        }
         let arguments = call.inputs.iter().map(|input| CallArgument {
             name: input.name.name.clone(),
             value: scope.eval(input.file, &input.expr, &ctx),
@@ -135,7 +138,61 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         call_arguments: Arc::new(call_arguments),
         providers: Arc::new(providers),
         diagnostics: diags,
+        has_instances: true,
+        calls_without_instances,
     })
+}
+
+impl InstanceValues {
+    fn without_instances() -> InstanceValues {
+        InstanceValues {
+            variables: Vec::new(),
+            locals: Vec::new(),
+            call_arguments: Arc::default(),
+            providers: Arc::new(InstanceProviders {
+                expansions: Vec::new(),
+                uses: Vec::new(),
+                diagnostics: Vec::new(),
+            }),
+            diagnostics: Vec::new(),
+            has_instances: false,
+            calls_without_instances: Vec::new(),
+        }
+    }
+}
+
+/// Whether the node has instances: a root does; a child does when its parent does and the call that creates it is
+/// not known to have none. A query of its own, so that an edit to the parent that leaves this answer alone stops
+/// here.
+#[salsa::tracked]
+pub fn has_instances(db: &dyn Db, ws: Workspace, id: NodeId) -> bool {
+    let Some(node) = tree_node(db, ws, id) else { return false };
+    let Some(parent) = node.parent else { return true };
+    let call = node.call_path.last().map(String::as_str).unwrap_or_default();
+    let parent_values = instance_values(db, ws, parent);
+    parent_values.has_instances && !parent_values.calls_without_instances.iter().any(|c| c == call)
+}
+
+/// A call whose `count` is known to be 0, whose `for_each` is a known empty collection, or whose `enabled` is known
+/// to be false. Anything not known statically may have instances. Evaluation problems of these meta-arguments are
+/// not reported here: OpenTofu evaluates them at plan time, with values we may not know.
+fn known_to_have_no_instances(scope: &ModuleScope, call: &ModuleCall, ctx: &EvalContext) -> bool {
+    let quietly = |arg: &Arg| {
+        let mut ev = Evaluator::new(scope, arg.file, ctx, Default::default());
+        ev.eval(&arg.expr)
+    };
+    if let Some(count) = call.count.as_deref()
+        && quietly(count).as_number().is_some_and(|n| n.is_zero())
+    {
+        return true;
+    }
+    if let Some(for_each) = call.for_each.as_deref() {
+        let v = quietly(for_each);
+        if (v.as_seq().is_some() || v.as_attrs().is_some()) && v.is_wholly_known() && v.is_empty() {
+            return true;
+        }
+    }
+    call.enabled.as_deref().is_some_and(|enabled| quietly(enabled).as_bool() == Some(false))
 }
 
 /// The arguments of one module call in one instance: what the called instances' variables read. A firewall per

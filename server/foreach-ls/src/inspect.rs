@@ -44,6 +44,7 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         .iter()
         .map(|p| {
             let (status, instances, unresolved) = match &p.expansion {
+                _ if !p.module_has_instances => ("no-instances", Json::Null, Json::Null),
                 Expansion::Single => ("single", Json::Null, Json::Null),
                 Expansion::Keys(list) => (
                     "expanded",
@@ -117,6 +118,7 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
                 "not_known": not_known,
                 "status": status,
                 "dir": m.dir.as_deref().map(|d| relative(d, &cwd)),
+                "has_instances": m.has_instances,
             })
         })
         .collect();

@@ -349,6 +349,30 @@ fn inspect_lists_module_calls_with_evaluated_sources() {
     assert_eq!(helper["not_known"], serde_json::json!([]));
 }
 
+#[test]
+fn inspect_marks_module_calls_without_instances() {
+    let o = run(&["inspect", "testdata/model/zero-instance-calls"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let has_instances = |address: &str| {
+        v["modules"].as_array().unwrap().iter().find(|m| m["address"] == address).unwrap()["has_instances"].clone()
+    };
+    for off in
+        ["module.off_by_count", "module.off_by_empty_for_each", "module.off_by_condition", "module.off_by_enabled"]
+    {
+        assert_eq!(has_instances(off), false, "{off}");
+    }
+    assert_eq!(has_instances("module.on"), true);
+    let statuses: Vec<(&str, &str)> = v["providers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["module"].as_str().unwrap(), p["status"].as_str().unwrap()))
+        .collect();
+    assert!(statuses.contains(&("module.off_by_count", "no-instances")), "{statuses:?}");
+    assert!(statuses.contains(&("module.on", "expanded")), "{statuses:?}");
+}
+
 /// Copies a directory tree (fixtures are small) so `--fix` can write to it.
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
