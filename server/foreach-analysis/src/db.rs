@@ -99,9 +99,10 @@ pub struct Workspace {
     /// `.terraform/modules/modules.json` texts, by the root directory that holds them.
     #[returns(ref)]
     pub manifests: Arc<HashMap<String, Arc<str>>>,
-    /// Directories the user asked to check (walked recursively by the host).
+    /// Where file functions may read: for each directory the user asked to check, the repository that holds it
+    /// (the nearest enclosing directory with `.git`), or the directory itself outside a repository.
     #[returns(ref)]
-    pub roots: Arc<[String]>,
+    pub read_roots: Arc<[String]>,
     #[returns(ref)]
     pub settings: Arc<Settings>,
 }

@@ -44,7 +44,8 @@ pub struct Change {
     pub dir_aliases: Vec<(String, String)>,
     /// `.terraform/modules/modules.json` text by root directory.
     pub manifests: Vec<(String, Arc<str>)>,
-    pub roots: Option<Vec<String>>,
+    /// The read boundaries (see `Workspace::read_roots`).
+    pub read_roots: Option<Vec<String>>,
     pub settings: Option<Settings>,
 }
 
@@ -165,8 +166,8 @@ impl AnalysisHost {
             manifests.extend(change.manifests);
             self.ws.set_manifests(&mut self.db).to(Arc::new(manifests));
         }
-        if let Some(roots) = change.roots {
-            self.ws.set_roots(&mut self.db).to(Arc::from(roots));
+        if let Some(roots) = change.read_roots {
+            self.ws.set_read_roots(&mut self.db).to(Arc::from(roots));
         }
         if let Some(settings) = change.settings {
             self.ws.set_settings(&mut self.db).to(Arc::new(settings));

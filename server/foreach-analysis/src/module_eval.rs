@@ -313,7 +313,7 @@ pub(crate) fn instance_scope<'a>(
         .collect();
     let root_path = root_dir.path(db).clone();
     let workspace_root = ws
-        .roots(db)
+        .read_roots(db)
         .iter()
         .find(|r| root_path == **r || root_path.starts_with(&format!("{r}/")))
         .cloned()

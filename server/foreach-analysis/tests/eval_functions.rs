@@ -453,9 +453,9 @@ fn file_functions_read_inside_the_workspace_only() {
     let (_, d) = file_eval(&s, "file(\"bin.dat\")");
     assert!(d[0].contains("not valid UTF-8"), "{d:?}");
     let (_, d) = file_eval(&s, "file(\"../../etc/passwd\")");
-    assert!(d[0].contains("outside the workspace root"), "{d:?}");
+    assert!(d[0].contains("outside the repository"), "{d:?}");
     let (_, d) = file_eval(&s, "file(\"/etc/passwd\")");
-    assert!(d[0].contains("outside the workspace root"), "{d:?}");
+    assert!(d[0].contains("outside the repository"), "{d:?}");
     let (_, d) = file_eval(&s, "file(\"missing.txt\")");
     assert!(d[0].contains("cannot read"), "{d:?}");
     assert_eq!(

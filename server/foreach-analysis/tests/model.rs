@@ -16,7 +16,7 @@ fn host_with(files: &[(&str, &str)], settings: Settings) -> AnalysisHost {
     let mut h = AnalysisHost::new();
     h.apply_change(Change {
         files: files.iter().map(|(p, t)| (p.to_string(), Ok(Arc::from(*t)))).collect(),
-        roots: Some(vec!["/ws".to_string()]),
+        read_roots: Some(vec!["/ws".to_string()]),
         settings: Some(settings),
         ..Change::default()
     });

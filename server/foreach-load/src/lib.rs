@@ -1,8 +1,9 @@
 //! Loads a workspace from disk into the analysis: the only code that reads configuration files, shared by
 //! `foreach-ls check` and the language server.
 //!
-//! It walks the given roots (honouring `.gitignore`, skipping `.terraform/`, `.terragrunt-cache/` and `.git/`, and
-//! the user's `--exclude` globs), reads every OpenTofu file once and in parallel, then keeps loading the
+//! It walks the given roots (skipping directories that `.gitignore` ignores, `.terraform/`, `.terragrunt-cache/`,
+//! `.git/` and the user's `--exclude` globs; never a file of a walked directory because git ignores it), reads
+//! every OpenTofu file once and in parallel (symbolic links to files included), then keeps loading the
 //! directories that module calls point to outside the walked tree until the analysis needs nothing more. Paths are
 //! canonicalised, so a symlink loop ends as a module cycle in the analysis rather than as endless loading.
 
@@ -105,10 +106,13 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     }
     files.extend(var_files);
 
+    let mut read_roots: Vec<PathBuf> = roots.iter().map(|r| read_boundary(r)).collect();
+    read_roots.sort();
+    read_roots.dedup();
     let mut host = AnalysisHost::new();
-    host.set_file_reader(Some(std::sync::Arc::new(DiskReader { roots: roots.clone() })));
+    host.set_file_reader(Some(std::sync::Arc::new(DiskReader { roots: read_roots.clone() })));
     let mut change = read_files(&files);
-    change.roots = Some(roots.iter().map(|r| path_string(r)).collect());
+    change.read_roots = Some(read_roots.iter().map(|r| path_string(r)).collect());
     change.settings = Some(Settings {
         cli_variables,
         env_variables: opts.env_vars.clone(),
@@ -150,6 +154,16 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     Ok(Loaded { host, roots })
 }
 
+/// Where file functions may read when `dir` is checked: the repository that holds it, i.e. the nearest enclosing
+/// directory with a `.git` entry (a directory, or the file of a worktree or submodule), else `dir` itself.
+///
+/// Not the checked path alone: `check live/prod` must read `${path.module}/../../shared/regions.json` as OpenTofu
+/// does, and a repository is the unit a user trusts. Not the whole disk either: the guarantee that configuration
+/// cannot make foreach-ls read `/etc/passwd` or a home directory stands (`DiskReader` checks again after links).
+pub fn read_boundary(dir: &Path) -> PathBuf {
+    dir.ancestors().find(|a| a.join(".git").exists()).unwrap_or(dir).to_path_buf()
+}
+
 fn build_globset(globs: &[String]) -> Result<GlobSet, LoadError> {
     let mut b = GlobSetBuilder::new();
     for g in globs {
@@ -158,9 +172,21 @@ fn build_globset(globs: &[String]) -> Result<GlobSet, LoadError> {
     b.build().map_err(|e| LoadError(format!("invalid --exclude globs: {e}")))
 }
 
+/// Finds the OpenTofu files under `root`.
+///
+/// `.gitignore` (and `.git/info/exclude`) decide only which *directories* are walked, never which files of a
+/// walked directory are read: OpenTofu reads every file of a module directory whatever git ignores, and GitHub's
+/// standard Terraform `.gitignore` lists `*.tfvars` and `*_override.tf`, which change values and blocks. An ignored
+/// directory (a build output, a vendored copy) is not taken for a root module, but is still loaded when a module
+/// call points at it (`load`'s second phase).
+///
+/// Symbolic links to files are read as files of the directory that holds the link, as OpenTofu does (a shared
+/// `common-variables.tf` linked into every root is a common layout). Links to directories are not walked into:
+/// the directory they point to is walked on its own if it is inside the tree, and loaded under its real path when
+/// a module call points through the link, so each module directory is analysed once and a link loop cannot recur.
 fn walk(root: &Path, excludes: &GlobSet, out: &mut Vec<PathBuf>) -> Result<(), LoadError> {
     let root_owned = root.to_path_buf();
-    let excludes = excludes.clone();
+    let walk_excludes = excludes.clone();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .git_ignore(true)
@@ -169,35 +195,50 @@ fn walk(root: &Path, excludes: &GlobSet, out: &mut Vec<PathBuf>) -> Result<(), L
         .require_git(false)
         .follow_links(false)
         .filter_entry(move |entry| {
+            if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                return false;
+            }
             let name = entry.file_name().to_str().unwrap_or_default();
-            if entry.file_type().is_some_and(|t| t.is_dir()) && SKIPPED_DIRS.contains(&name) {
+            if SKIPPED_DIRS.contains(&name) {
                 return false;
             }
             let rel = entry.path().strip_prefix(&root_owned).unwrap_or(entry.path());
-            rel.as_os_str().is_empty() || !excludes.is_match(rel)
+            rel.as_os_str().is_empty() || !walk_excludes.is_match(rel)
         })
         .build();
     for entry in walker {
         // An unreadable directory inside the tree is skipped rather than fatal: the rest can still be checked.
         let Ok(entry) = entry else { continue };
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let name = entry.file_name().to_str().unwrap_or_default();
-        if FileKind::from_file_name(name).is_some() {
-            out.push(entry.into_path());
+        let before = out.len();
+        list_dir(entry.path(), out);
+        let mut i = before;
+        while i < out.len() {
+            let rel = out[i].strip_prefix(root).unwrap_or(&out[i]);
+            if excludes.is_match(rel) {
+                out.swap_remove(i);
+            } else {
+                i += 1;
+            }
         }
     }
     Ok(())
 }
 
-/// The OpenTofu files directly in `dir` (module directories are not walked recursively).
+/// The OpenTofu files directly in `dir` (module directories are not walked recursively), including symbolic links
+/// to files. A link that leads nowhere (dangling, or a loop) is listed too: OpenTofu fails to read it, and so does
+/// the loader, which reports it as an unreadable file.
 fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if FileKind::from_file_name(name).is_some() && entry.file_type().is_ok_and(|t| t.is_file()) {
+        if FileKind::from_file_name(name).is_none() {
+            continue;
+        }
+        let Ok(file_type) = entry.file_type() else { continue };
+        let is_file = file_type.is_file()
+            || (file_type.is_symlink() && std::fs::metadata(entry.path()).map_or(true, |m| m.is_file()));
+        if is_file {
             out.push(entry.path());
         }
     }
@@ -251,11 +292,11 @@ pub fn path_string(p: &Path) -> String {
     p.to_string_lossy().replace('\\', "/")
 }
 
-/// File functions' access to the disk. The evaluator has already checked that each path stays inside the
-/// workspace root as written; this checks it again after following symbolic links (a link inside the workspace
-/// to `/etc/passwd` is no way out), only reads (never writes), and refuses oversized files like the loader does.
+/// File functions' access to the disk. The evaluator has already checked that each path stays inside a read
+/// boundary as written; this checks it again after following symbolic links (a link inside the repository to
+/// `/etc/passwd` is no way out), only reads (never writes), and refuses oversized files like the loader does.
 pub struct DiskReader {
-    /// The canonical roots walked: every file read must be inside one of them.
+    /// The canonical read boundaries ([`read_boundary`] of each root walked): every file read must be inside one.
     pub roots: Vec<PathBuf>,
 }
 
@@ -265,7 +306,8 @@ impl DiskReader {
         if self.roots.iter().any(|r| real.starts_with(r)) {
             Ok(real)
         } else {
-            Err("it links to a file outside the workspace root; foreach-ls only reads files inside it".to_string())
+            Err("it links to a file outside the repository being checked; foreach-ls only reads files inside it"
+                .to_string())
         }
     }
 }

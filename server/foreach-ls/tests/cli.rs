@@ -36,9 +36,13 @@ fn stderr(o: &Output) -> String {
 }
 
 fn json(args: &[&str]) -> (i32, Value) {
+    json_in(&repo(), args)
+}
+
+fn json_in(dir: &Path, args: &[&str]) -> (i32, Value) {
     let mut all = args.to_vec();
     all.extend(["--format", "json"]);
-    let o = run(&all);
+    let o = run_in(dir, &all);
     (o.status.code().unwrap(), serde_json::from_slice(&o.stdout).expect("json output"))
 }
 
@@ -209,6 +213,23 @@ fn gitignored_files_are_skipped() {
 }
 
 #[test]
+fn links_that_lead_nowhere_are_unreadable_files_not_hangs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
+    std::os::unix::fs::symlink("missing/variables.tf", dir.path().join("dangling.tf")).unwrap();
+    std::os::unix::fs::symlink("loop.tf", dir.path().join("loop.tf")).unwrap();
+    // A directory link back to its parent: not walked into, so no endless walk.
+    std::os::unix::fs::symlink(".", dir.path().join("again")).unwrap();
+    let (code, v) = json_in(dir.path(), &["check"]);
+    assert_eq!(code, 1);
+    let diags = v["diagnostics"].as_array().unwrap();
+    let mut unreadable: Vec<&str> = diags.iter().map(|d| d["file"].as_str().unwrap()).collect();
+    unreadable.sort();
+    assert_eq!(unreadable, ["dangling.tf", "loop.tf"], "{v:#}");
+    assert_eq!(codes(&v), ["unreadable-file", "unreadable-file"]);
+}
+
+#[test]
 fn ten_megabyte_file_and_deep_nesting_end_in_diagnostics() {
     let dir = tempfile::tempdir().unwrap();
     let mut big = String::with_capacity(10 << 20);
@@ -371,6 +392,35 @@ fn inspect_marks_module_calls_without_instances() {
         .collect();
     assert!(statuses.contains(&("module.off_by_count", "no-instances")), "{statuses:?}");
     assert!(statuses.contains(&("module.on", "expanded")), "{statuses:?}");
+}
+
+#[test]
+fn file_functions_read_up_to_the_repository_that_holds_the_checked_path() {
+    let repo_copy = tempfile::tempdir().unwrap();
+    copy_tree(&fixture("read-boundary"), repo_copy.path());
+    // Outside a repository the checked path is the boundary: `../../shared` is refused.
+    let (code, v) = json_in(repo_copy.path(), &["check", "live/prod"]);
+    assert_eq!(code, 1);
+    assert_eq!(codes(&v), ["evaluation-error"], "{v:#}");
+    assert!(v["diagnostics"][0]["message"].as_str().unwrap().contains("outside the repository"), "{v:#}");
+    // Inside one (a `.git` directory, or the `.git` file of a worktree), the whole repository may be read: the
+    // keys come from the shared file, so the wrong one is found.
+    for git in ["dir", "file"] {
+        let dot_git = repo_copy.path().join(".git");
+        let _ = std::fs::remove_dir_all(&dot_git);
+        let _ = std::fs::remove_file(&dot_git);
+        if git == "dir" {
+            std::fs::create_dir(&dot_git).unwrap();
+        } else {
+            std::fs::write(&dot_git, "gitdir: /elsewhere/.git/worktrees/x\n").unwrap();
+        }
+        let (code, v) = json_in(repo_copy.path(), &["check", "live/prod"]);
+        assert_eq!(code, 1);
+        assert_eq!(codes(&v), ["unknown-provider-instance"], "{git}: {v:#}");
+        // The same from inside the checked directory.
+        let (_, v) = json_in(&repo_copy.path().join("live/prod"), &["check"]);
+        assert_eq!(codes(&v), ["unknown-provider-instance"], "{git}: {v:#}");
+    }
 }
 
 /// Copies a directory tree (fixtures are small) so `--fix` can write to it.

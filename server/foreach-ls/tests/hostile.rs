@@ -274,7 +274,7 @@ provider "aws" {
     std::os::unix::fs::symlink(outer.path().join("secret.txt"), ws.join("link.txt")).unwrap();
     let run = check(&ws, Bound { secs: 30, mb: 300 });
     let refused: Vec<&Value> =
-        diags(&run).into_iter().filter(|d| d["message"].as_str().unwrap().contains("outside the workspace")).collect();
+        diags(&run).into_iter().filter(|d| d["message"].as_str().unwrap().contains("outside the repository")).collect();
     assert_eq!(refused.len(), 3, "{:?}", run.report);
     assert!(!run.report.to_string().contains("secret\""), "the secret leaked: {:?}", run.report);
     assert!(!run.report.to_string().contains("root:"), "/etc/passwd leaked");

@@ -1,5 +1,5 @@
 //! Workspace indexing: loads every module under the workspace folders with `foreach-load` (the same loader as
-//! `check`: `.gitignore`, skipped tool caches, exclude globs), then lays the open documents over the disk texts.
+//! `check`: git-ignored directories, skipped tool caches, exclude globs), then lays the open documents over the disk texts.
 //! Reports `$/progress` when the client supports work-done progress.
 
 use std::path::{Path, PathBuf};

@@ -34,7 +34,7 @@ fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
         files.push((format!("/ws/{m}/main.tf"), Ok(Arc::from(module_text("one")))));
         files.push((format!("/ws/{m}/other.tf"), Ok(Arc::from("output \"o\" {\n  value = 1\n}\n"))));
     }
-    host.apply_change(Change { files, roots: Some(vec!["/ws".into()]), ..Change::default() });
+    host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     let before = host.analysis().diagnostics().unwrap();
     assert!(count(&log.lock().unwrap(), "file_summary") == 6);
     log.lock().unwrap().clear();
@@ -83,7 +83,7 @@ fn an_argument_edit_reevaluates_only_the_called_instance() {
         files.push((format!("/ws/{m}/main.tf"), Ok(Arc::from(module_text("one")))));
     }
     let dirs = ["/ws", "/ws/a", "/ws/b", "/ws/c"].iter().map(|d| (d.to_string(), true)).collect();
-    host.apply_change(Change { files, dirs, roots: Some(vec!["/ws".into()]), ..Change::default() });
+    host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     host.analysis().diagnostics().unwrap();
     assert_eq!(count(&log.lock().unwrap(), "instance_values"), 4);
     log.lock().unwrap().clear();

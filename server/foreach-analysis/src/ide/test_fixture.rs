@@ -41,7 +41,7 @@ impl Fixture {
         let mut host = AnalysisHost::new();
         host.apply_change(Change {
             files: files.iter().map(|(p, t)| (p.clone(), Ok(Arc::from(t.as_str())))).collect(),
-            roots: Some(vec!["/ws".to_string()]),
+            read_roots: Some(vec!["/ws".to_string()]),
             ..Change::default()
         });
         Fixture { host, cursor, files }

@@ -55,7 +55,10 @@ pub fn resolve_path(base: &str, root: &str, path: &str) -> Result<String, String
     let root_n = normalize(root);
     let inside = normal == root_n || root_n == "/" || normal.starts_with(&format!("{root_n}/"));
     if !inside {
-        return Err(format!("{path:?} is outside the workspace root; foreach-ls only reads files inside it"));
+        return Err(format!(
+            "{path:?} is outside the repository being checked (the nearest directory above the checked path that \
+             holds `.git`); foreach-ls only reads files inside it"
+        ));
     }
     Ok(normal)
 }

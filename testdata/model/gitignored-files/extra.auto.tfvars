@@ -1,0 +1,3 @@
+extra = {
+  apse1 = "ap-southeast-1"
+}

@@ -1,0 +1,3 @@
+regions = {
+  use1 = "us-east-1"
+}

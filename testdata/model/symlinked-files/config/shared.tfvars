@@ -1,0 +1,4 @@
+regions = {
+  use1 = "us-east-1"
+  euw1 = "eu-west-1"
+}
