@@ -152,6 +152,21 @@ fn heredoc_and_indented_heredoc() {
 }
 
 #[test]
+fn a_heredoc_ends_at_its_own_closing_line() {
+    // hcl-edit patch 11: an empty heredoc followed by another one swallowed everything up to the second closing
+    // line; a line that starts with the delimiter but has more on it (`EOF"` in a shell script) is text.
+    let src = "a = <<EOT\n  EOT\nb = (true ? <<-EOT\nx\nEOT\n  : \"\")\nc = <<EOF\nsh << EOF\nEOF\"\n EOF \n";
+    let parse = parse(src, FileKind::Tf);
+    assert!(parse.errors.is_empty(), "{:?}", parse.errors);
+    let attrs: Vec<_> = parse.body.attributes().collect();
+    let names: Vec<&str> = attrs.iter().map(|a| a.key.name.as_str()).collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    assert_eq!(template(&attrs[0].value).as_literal().as_deref(), Some(""));
+    assert_eq!(slice(src, attrs[0].value.range), "<<EOT\n  EOT");
+    assert_eq!(template(&attrs[2].value).as_literal().as_deref(), Some("sh << EOF\nEOF\"\n"));
+}
+
+#[test]
 fn tuples_and_objects() {
     let src = r#"a = [1, "b", { k = 1, "q" = 2, (var.x) = 3, m: 4 }]"#;
     let e = value(src);

@@ -175,6 +175,10 @@ const CORPUS: &[(&str, &str, bool)] = &[
     ("a \"x y\" { }", "a \"x\ny\" {\n}\n", REJECT),
     ("a = \"${\"a b\"}\"", "a = \"${\"a\nb\"}\"\n", REJECT),
     ("a = <<EOT x   EOT", "a = <<EOT\nx\n  EOT\n", ACCEPT),
+    // hcl-edit patch 11 (kube-hetzner and ministryofjustice in the dev corpus).
+    ("empty heredoc, then another", "a = <<EOT\n  EOT\nb = (true ? <<-EOT\nx\nEOT\n  : \"\")\n", ACCEPT),
+    ("delimiter with text after it is text", "a = <<EOF\nsh << EOF\nEOF\"\nEOF\n", ACCEPT),
+    ("delimiter with text after it never closes", "a = <<EOF\nx\nEOF\"\n", REJECT),
     ("a = \"%{ for x in  y }z%{ endfor }\"", "a = \"%{ for x in\n y }z%{ endfor }\"\n", ACCEPT),
     ("quoted directive: a = \"%{ if x }a\\nb%{ endif }\"\\", "a = \"%{ if x }a\nb%{ endif }\"\n", REJECT),
     ("quoted directive: a = \"%{ if x }a\"b%{ endif }\"\\n", "a = \"%{ if x }a\"b%{ endif }\"\n", REJECT),

@@ -17,10 +17,7 @@ use crate::{SetSpan, Span, Spanned};
 
 use std::borrow::Cow;
 use winnow::ascii::{line_ending, space0};
-use winnow::combinator::{alt, delimited, not, opt, preceded, repeat, separated_pair, terminated};
-use winnow::token::one_of;
-
-use hcl_primitives::ident::is_id_continue;
+use winnow::combinator::{alt, delimited, eof, opt, peek, preceded, repeat, separated_pair, terminated};
 
 pub(super) fn string_template(input: &mut Input) -> ModalResult<StringTemplate> {
     // PATCH(foreach-ls 7): the state is not part of checkpoints, so it is restored explicitly.
@@ -59,8 +56,14 @@ pub(super) fn heredoc_template<'a>(
     }
 }
 
-// PATCH(foreach-ls 7): the former body of `heredoc_template`, unchanged.
+// PATCH(foreach-ls 7): the former body of `heredoc_template`, unchanged but for PATCH(foreach-ls 11).
 fn heredoc_template_inner<'a>(delim: &'a str, input: &mut Input<'a>) -> ModalResult<Template> {
+    // PATCH(foreach-ls 11): a heredoc whose first line already closes it is empty. The search for the closing line
+    // below starts with a line ending, which `heredoc_start` has consumed here, so it used to run on to the next
+    // closing line of a later heredoc and swallow everything in between.
+    if peek(heredoc_closing_line(delim)).parse_next(input).is_ok() {
+        return Ok(Template::default());
+    }
     {
         // We'll need to look for a line ending followed by optional space and the heredoc
         // delimiter.
@@ -72,7 +75,9 @@ fn heredoc_template_inner<'a>(delim: &'a str, input: &mut Input<'a>) -> ModalRes
         //
         // Handling this case via parser combinators is quite tricky and thus we'll manually add
         // the line ending to the last template element below.
-        let heredoc_end = (line_ending, space0, delim, not(one_of(is_id_continue))).take();
+        // PATCH(foreach-ls 11): the closing line is the delimiter alone (hclsyntax trims the line's white space and
+        // compares it with the delimiter); a line such as `EOF"` in a shell script inside the heredoc is text.
+        let heredoc_end = (line_ending, heredoc_closing_line(delim)).take();
         let literal_end = alt(("${", "%{", heredoc_end));
         let literal = template_literal(literal_end);
 
@@ -96,6 +101,14 @@ fn heredoc_template_inner<'a>(delim: &'a str, input: &mut Input<'a>) -> ModalRes
         ))
         .map(Option::unwrap_or_default)
         .parse_next(input)
+    }
+}
+
+/// PATCH(foreach-ls 11): a line that closes a heredoc: the delimiter with optional white space around it, then a
+/// line ending or the end of the input (which the line ending is not part of).
+fn heredoc_closing_line<'a>(delim: &'a str) -> impl ModalParser<Input<'a>, (), ContextError> {
+    move |input: &mut Input<'a>| {
+        (space0, delim, space0, peek(alt((line_ending, eof)))).void().parse_next(input)
     }
 }
 
