@@ -73,7 +73,7 @@ fn inputs(text: &str) -> ModuleStaticInputs {
         path_module: ".".into(),
         path_root: ".".into(),
         path_cwd: "/w".into(),
-        workspace: "default".into(),
+        workspace: Some("default".into()),
         workspace_root: "/w".into(),
         files: None,
         budget: Budget::default(),

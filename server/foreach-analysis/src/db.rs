@@ -99,6 +99,9 @@ pub struct Workspace {
     /// `.terraform/modules/modules.json` texts, by the root directory that holds them.
     #[returns(ref)]
     pub manifests: Arc<HashMap<String, Arc<str>>>,
+    /// The workspace `tofu workspace select` chose in a root directory (its `.terraform/environment`), by directory.
+    #[returns(ref)]
+    pub selected_workspaces: Arc<HashMap<String, String>>,
     /// Where file functions may read: for each directory the user asked to check, the repository that holds it
     /// (the nearest enclosing directory with `.git`), or the directory itself outside a repository.
     #[returns(ref)]

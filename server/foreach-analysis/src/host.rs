@@ -44,6 +44,8 @@ pub struct Change {
     pub dir_aliases: Vec<(String, String)>,
     /// `.terraform/modules/modules.json` text by root directory.
     pub manifests: Vec<(String, Arc<str>)>,
+    /// The workspace named in `.terraform/environment`, by root directory.
+    pub selected_workspaces: Vec<(String, String)>,
     /// The read boundaries (see `Workspace::read_roots`).
     pub read_roots: Option<Vec<String>>,
     pub settings: Option<Settings>,
@@ -73,6 +75,7 @@ impl AnalysisHost {
         let ws = Workspace::new(
             &db,
             Arc::from([]),
+            Arc::new(HashMap::new()),
             Arc::new(HashMap::new()),
             Arc::new(HashMap::new()),
             Arc::from([]),
@@ -165,6 +168,11 @@ impl AnalysisHost {
             let mut manifests = (**self.ws.manifests(&self.db)).clone();
             manifests.extend(change.manifests);
             self.ws.set_manifests(&mut self.db).to(Arc::new(manifests));
+        }
+        if !change.selected_workspaces.is_empty() {
+            let mut selected = (**self.ws.selected_workspaces(&self.db)).clone();
+            selected.extend(change.selected_workspaces);
+            self.ws.set_selected_workspaces(&mut self.db).to(Arc::new(selected));
         }
         if let Some(roots) = change.read_roots {
             self.ws.set_read_roots(&mut self.db).to(Arc::from(roots));

@@ -53,7 +53,7 @@ pub fn classify(v: &Value, internal: &dyn Fn(&UnknownReason) -> bool, sensitive_
     }
     // Unlike a provider `for_each`, an impure function is not acceptable here: a source or backend that changes on
     // every run would make every `tofu init` different.
-    if let Some(r) = reasons.iter().find(|r| !matches!(r.cause, UnknownCause::VariableWithoutValue { .. })) {
+    if let Some(r) = reasons.iter().find(|r| !r.cause.is_missing_input()) {
         return Outcome::NotStatic(r.clone());
     }
     let names: BTreeSet<String> = reasons.iter().map(|r| r.root_name()).collect();

@@ -326,7 +326,10 @@ pub(crate) fn instance_scope<'a>(
         path_module: relative_path(node.dir.path(db), &root_path),
         path_root: ".".to_string(),
         path_cwd: root_path.clone(),
-        workspace: settings.workspace_name.clone(),
+        workspace: settings
+            .workspace_name
+            .clone()
+            .or_else(|| ws.selected_workspaces(db).get(root_dir.path(db)).cloned()),
         workspace_root,
         files: db.file_reader(),
         budget: Default::default(),

@@ -12,24 +12,15 @@ pub enum CliVariable {
     Scoped { under: String, var: Box<CliVariable> },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Settings {
     pub cli_variables: Vec<CliVariable>,
     /// `TF_VAR_name` values from the environment, by name.
     pub env_variables: Vec<(String, String)>,
-    /// `terraform.workspace` / `tofu.workspace`.
-    pub workspace_name: String,
+    /// The workspace chosen explicitly (`--workspace`, `TF_WORKSPACE`, the editor setting). Without it, a root's
+    /// `.terraform/environment` decides, and without that `terraform.workspace` is unknown.
+    pub workspace_name: Option<String>,
     /// `path.cwd`.
     pub cwd: String,
 }
 
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            cli_variables: Vec::new(),
-            env_variables: Vec::new(),
-            workspace_name: "default".to_string(),
-            cwd: String::new(),
-        }
-    }
-}

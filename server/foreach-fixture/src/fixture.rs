@@ -29,6 +29,8 @@ pub struct FixtureConfig {
     pub disabled_codes: Vec<String>,
     /// `false` for fixtures OpenTofu itself cannot load (so a cross-check with `tofu validate` skips them).
     pub tofu_check: bool,
+    /// The workspace, as `--workspace` would select it (none: `.terraform/environment` of the fixture, else none).
+    pub workspace: Option<String>,
 }
 
 impl Default for FixtureConfig {
@@ -39,6 +41,7 @@ impl Default for FixtureConfig {
             var_files: Vec::new(),
             disabled_codes: Vec::new(),
             tofu_check: true,
+            workspace: None,
         }
     }
 }

@@ -40,13 +40,14 @@ pub struct LoadOptions<'a> {
     pub excludes: &'a [String],
     pub ordered_vars: &'a [OrderedVar],
     pub env_vars: Vec<(String, String)>,
-    pub workspace_name: String,
+    /// The workspace chosen explicitly (see `Settings::workspace_name`).
+    pub workspace_name: Option<String>,
 }
 
 impl<'a> LoadOptions<'a> {
     /// These paths, with no excludes, no variables and the `default` workspace.
     pub fn new(paths: &'a [PathBuf]) -> LoadOptions<'a> {
-        LoadOptions { paths, excludes: &[], ordered_vars: &[], env_vars: Vec::new(), workspace_name: "default".into() }
+        LoadOptions { paths, excludes: &[], ordered_vars: &[], env_vars: Vec::new(), workspace_name: None }
     }
 }
 
@@ -120,6 +121,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
         cwd: path_string(&cwd),
     });
     change.manifests = manifests(&files);
+    change.selected_workspaces = selected_workspaces(&files);
     host.apply_change(change);
     host.prime_caches();
 
@@ -282,6 +284,23 @@ fn manifests(files: &[PathBuf]) -> Vec<(String, Arc<str>)> {
         let manifest = dir.join(".terraform").join("modules").join("modules.json");
         if let Ok(text) = std::fs::read_to_string(&manifest) {
             out.push((path_string(dir), Arc::from(text)));
+        }
+    }
+    out
+}
+
+/// The workspace `tofu workspace select` recorded in `.terraform/environment` of every directory that holds
+/// configuration (OpenTofu's data directory is `TF_DATA_DIR` when set, relative to the root like OpenTofu's
+/// working directory). A missing, unreadable or empty file selects nothing.
+fn selected_workspaces(files: &[PathBuf]) -> Vec<(String, String)> {
+    let data_dir = std::env::var_os("TF_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".terraform"));
+    let dirs: HashSet<&Path> = files.iter().filter_map(|f| f.parent()).collect();
+    let mut out = Vec::new();
+    for dir in dirs {
+        let Ok(text) = std::fs::read_to_string(dir.join(&data_dir).join("environment")) else { continue };
+        let name = text.trim();
+        if !name.is_empty() && !name.contains('\n') {
+            out.push((path_string(dir), name.to_string()));
         }
     }
     out

@@ -83,6 +83,18 @@ pub struct VarArgs {
     /// Read root variable values from a file (repeatable; later ones win).
     #[arg(long = "var-file", value_name = "FILE")]
     pub var_files: Vec<PathBuf>,
+    /// The value of `terraform.workspace` (default: `TF_WORKSPACE`, else the workspace `tofu workspace select`
+    /// chose in each root, else unknown).
+    #[arg(long, value_name = "NAME")]
+    pub workspace: Option<String>,
+}
+
+impl VarArgs {
+    /// The workspace chosen explicitly: `--workspace`, else `TF_WORKSPACE` (as OpenTofu, which prefers the
+    /// environment variable to the workspace selected in `.terraform/environment`).
+    pub fn workspace_name(&self) -> Option<String> {
+        self.workspace.clone().or_else(|| std::env::var("TF_WORKSPACE").ok().filter(|w| !w.is_empty()))
+    }
 }
 
 #[derive(Debug, Clone, Args)]

@@ -15,10 +15,13 @@ pub fn env_variables() -> Vec<(String, String)> {
 }
 
 pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
-    let env_vars: Vec<(String, String)> =
-        std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|name| (name.to_string(), v))).collect();
-    let workspace_name = std::env::var("TF_WORKSPACE").unwrap_or_else(|_| "default".to_string());
-    let mut opts = LoadOptions { paths: &args.paths, excludes: &args.exclude, ordered_vars, env_vars, workspace_name };
+    let mut opts = LoadOptions {
+        paths: &args.paths,
+        excludes: &args.exclude,
+        ordered_vars,
+        env_vars: env_variables(),
+        workspace_name: args.vars.workspace_name(),
+    };
     let changed_roots;
     if args.changed {
         changed_roots = match changed::roots_for(&args.paths, &opts) {

@@ -21,7 +21,7 @@ pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         excludes: &[],
         ordered_vars,
         env_vars: env_variables(),
-        workspace_name: std::env::var("TF_WORKSPACE").unwrap_or_else(|_| "default".to_string()),
+        workspace_name: args.vars.workspace_name(),
     };
     let loaded = match load(&opts) {
         Ok(l) => l,

@@ -26,7 +26,7 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         excludes: &args.exclude,
         ordered_vars,
         env_vars: env_variables(),
-        workspace_name: std::env::var("TF_WORKSPACE").unwrap_or_else(|_| "default".to_string()),
+        workspace_name: args.vars.workspace_name(),
     };
     let host = match load(&opts) {
         Ok(l) => l.host,

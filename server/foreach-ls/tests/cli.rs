@@ -280,7 +280,31 @@ fn eval_follows_variable_precedence() {
         eval(&["var.env", "--var", "env=cli", "--var-file", "testdata/cli/eval/prod.tfvars"]).1,
         "\"from-var-file\"\n"
     );
-    assert_eq!(eval(&["local.name"]).1, "\"from-auto-default\"\n");
+    assert_eq!(eval(&["local.name", "--workspace", "default"]).1, "\"from-auto-default\"\n");
+}
+
+#[test]
+fn the_workspace_comes_from_the_flag_then_tf_workspace_then_the_selection_in_the_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "locals {\n  ws = terraform.workspace\n}\n").unwrap();
+    let ws = |args: &[&str], env: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_foreach-ls"));
+        cmd.args(["eval", "local.ws"]).args(args).current_dir(dir.path()).env_remove("TF_WORKSPACE");
+        if let Some(name) = env {
+            cmd.env("TF_WORKSPACE", name);
+        }
+        let o = cmd.output().unwrap();
+        (o.status.code().unwrap(), stdout(&o))
+    };
+    let (code, out) = ws(&[], None);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("no workspace selected: set TF_WORKSPACE or --workspace"), "{out}");
+
+    std::fs::create_dir(dir.path().join(".terraform")).unwrap();
+    std::fs::write(dir.path().join(".terraform/environment"), "prod").unwrap();
+    assert_eq!(ws(&[], None), (0, "\"prod\"\n".into()), "`tofu workspace select prod` was run here");
+    assert_eq!(ws(&[], Some("staging")), (0, "\"staging\"\n".into()), "TF_WORKSPACE wins, as in OpenTofu");
+    assert_eq!(ws(&["--workspace", "qa"], Some("staging")), (0, "\"qa\"\n".into()), "the flag wins");
 }
 
 #[test]

@@ -5,10 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use foreach_analysis::Diagnostic;
 use foreach_analysis::eval::render::compact;
+use foreach_analysis::{AnalysisHost, Diagnostic};
 use foreach_fixture::{
-    ActualDiagnostic, Expectation, Fixture, Position, check_fixture, discover_fixtures, markdown_hcl_blocks,
+    ActualDiagnostic, Expectation, Fixture, FixtureConfig, Position, check_fixture, discover_fixtures,
+    markdown_hcl_blocks,
 };
 use foreach_load as load;
 use foreach_load::OrderedVar;
@@ -24,12 +25,7 @@ fn repo() -> PathBuf {
 fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
     let fixture = Fixture::load(dir).map_err(|e| e.to_string())?;
     let config = &fixture.config;
-    let mut ordered: Vec<OrderedVar> = config.var_files.iter().map(|f| OrderedVar::File(dir.join(f))).collect();
-    ordered.extend(config.vars.iter().map(|(k, v)| OrderedVar::Var(format!("{k}={v}"))));
-    let paths = [dir.to_path_buf()];
-    let opts = LoadOptions { ordered_vars: &ordered, ..LoadOptions::new(&paths) };
-    let loaded = load(&opts).map_err(|e| e.0)?;
-    let host = loaded.host;
+    let host = load_fixture(dir, config)?;
     let root = dir.canonicalize().map_err(|e| e.to_string())?;
     let files = host.file_table();
     let disabled = &config.disabled_codes;
@@ -38,6 +34,16 @@ fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
         out.push(actual(d, &files, &root)?);
     }
     Ok(out)
+}
+
+/// Loads a fixture directory with its `fixture.toml` settings, as `check` with the matching options would.
+fn load_fixture(dir: &Path, config: &FixtureConfig) -> Result<AnalysisHost, String> {
+    let mut ordered: Vec<OrderedVar> = config.var_files.iter().map(|f| OrderedVar::File(dir.join(f))).collect();
+    ordered.extend(config.vars.iter().map(|(k, v)| OrderedVar::Var(format!("{k}={v}"))));
+    let paths = [dir.to_path_buf()];
+    let opts =
+        LoadOptions { ordered_vars: &ordered, workspace_name: config.workspace.clone(), ..LoadOptions::new(&paths) };
+    Ok(load(&opts).map_err(|e| e.0)?.host)
 }
 
 fn actual(
@@ -83,9 +89,7 @@ fn check_values(dir: &Path) -> Result<(), Failed> {
     if values.is_empty() {
         return Ok(());
     }
-    let paths = [dir.to_path_buf()];
-    let opts = LoadOptions::new(&paths);
-    let host = load(&opts).map_err(|e| e.0)?.host;
+    let host = load_fixture(dir, &fixture.config)?;
     let root = load::path_string(&dir.canonicalize().map_err(|e| e.to_string())?);
     let mut failures = Vec::new();
     for (file, range, want) in values {

@@ -18,7 +18,8 @@ pub struct Config {
     pub variables: BTreeMap<String, String>,
     /// Code -> `error`, `warning`, `info`, `hint` or `off`.
     pub severity: BTreeMap<String, String>,
-    /// The value of `terraform.workspace` (default `default`).
+    /// The value of `terraform.workspace` (default: `TF_WORKSPACE`, else each root's `.terraform/environment`, else
+    /// unknown).
     pub workspace: Option<String>,
     /// Globs (relative to each root) of paths not to index.
     pub exclude: Vec<String>,

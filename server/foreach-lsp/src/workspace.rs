@@ -96,11 +96,9 @@ fn load_roots(roots: &[Root], config: &Config) -> Result<AnalysisHost, String> {
     }
     let env_vars: Vec<(String, String)> =
         std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|n| (n.to_string(), v))).collect();
-    let workspace_name = config
-        .workspace
-        .clone()
-        .or_else(|| std::env::var("TF_WORKSPACE").ok())
-        .unwrap_or_else(|| "default".to_string());
+    // As on the command line: the setting, else `TF_WORKSPACE`, else each root's `.terraform/environment`.
+    let workspace_name =
+        config.workspace.clone().or_else(|| std::env::var("TF_WORKSPACE").ok().filter(|w| !w.is_empty()));
     let paths: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
     let ordered_vars: Vec<OrderedVar> = vars.iter().map(|(v, _)| v.clone()).collect();
     let opts = LoadOptions {
@@ -149,7 +147,7 @@ fn add_files<'a>(
 fn scoped_settings(
     vars: &[(OrderedVar, Option<&Path>)],
     env_variables: Vec<(String, String)>,
-    workspace_name: String,
+    workspace_name: Option<String>,
 ) -> Result<Settings, String> {
     let canonical = |p: &Path| p.canonicalize().map(|c| path_string(&c)).map_err(|e| format!("`{}`: {e}", p.display()));
     let mut cli_variables = Vec::new();

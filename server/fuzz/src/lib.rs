@@ -141,7 +141,7 @@ fn module_scope() -> ModuleScope {
         path_module: "/ws".into(),
         path_root: "/ws".into(),
         path_cwd: "/ws".into(),
-        workspace: "default".into(),
+        workspace: Some("default".into()),
         workspace_root: "/ws".into(),
         files: Some(Arc::new(MemFiles)),
         // Small budgets: the same code paths as the defaults, reached in microseconds.

@@ -21,5 +21,5 @@ locals {
   path  = path.module
   #       ^^^^^^^^^^^ value: "."
   ws    = terraform.workspace
-  #       ^^^^^^^^^^^^^^^^^^^ value: "default"
+  #       ^^^^^^^^^^^^^^^^^^^ value: unknown
 }

@@ -38,7 +38,8 @@ pub trait Scope {
     fn declared_names(&self, root: &str) -> Vec<String>;
     /// `path.module`, `path.root`, `path.cwd`.
     fn path(&self, which: &str) -> Option<String>;
-    fn workspace(&self) -> String;
+    /// The selected workspace, `None` when nothing selects one.
+    fn workspace(&self) -> Option<String>;
     /// The reader and root that file functions use; `None` when files are not available (file functions then
     /// give an unknown value).
     fn files(&self) -> Option<FileAccess<'_>> {
@@ -79,8 +80,8 @@ impl Scope for EmptyScope {
     fn path(&self, _: &str) -> Option<String> {
         None
     }
-    fn workspace(&self) -> String {
-        "default".into()
+    fn workspace(&self) -> Option<String> {
+        None
     }
 }
 
@@ -93,8 +94,8 @@ pub struct ModuleStaticInputs {
     pub path_module: String,
     pub path_root: String,
     pub path_cwd: String,
-    /// `terraform.workspace` / `tofu.workspace`: `"default"` unless overridden.
-    pub workspace: String,
+    /// `terraform.workspace` / `tofu.workspace`: the selected workspace, `None` when nothing selects one.
+    pub workspace: Option<String>,
     /// Absolute directory file functions may not leave.
     pub workspace_root: String,
     pub files: Option<Arc<dyn FileReader>>,
@@ -505,7 +506,7 @@ impl Scope for ModuleScope {
         }
     }
 
-    fn workspace(&self) -> String {
+    fn workspace(&self) -> Option<String> {
         self.inputs.workspace.clone()
     }
 

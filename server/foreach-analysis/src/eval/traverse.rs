@@ -77,7 +77,14 @@ impl Evaluator<'_> {
                 ),
             },
             "terraform" | "tofu" => match attr(0).map(|a| a.name.as_str()) {
-                Some("workspace") => (Value::string(self.scope.workspace()), 1),
+                Some("workspace") => match self.scope.workspace() {
+                    Some(selected) => (Value::string(selected), 1),
+                    None => {
+                        let reference = format!("{name}.workspace");
+                        let location = self.range(upto(1));
+                        (Value::unknown(UnknownCause::WorkspaceNotSelected { reference, location }), 1)
+                    }
+                },
                 Some("applying") => {
                     (self.dynamic(format!("{name}.applying"), DynamicKind::Other, upto(1)), steps.len())
                 }

@@ -74,6 +74,10 @@ pub enum UnknownCause {
     Limit { message: String, location: FileRange },
     /// JSON input that is not an expression, and similar holes in the tree.
     Invalid { location: FileRange },
+    /// `terraform.workspace` / `tofu.workspace` when nothing selects a workspace (no `--workspace`, no
+    /// `TF_WORKSPACE`, no `.terraform/environment`). OpenTofu would use `default`, but a repository that uses
+    /// workspaces is checked for whichever one its user selects, so assuming `default` reports false errors.
+    WorkspaceNotSelected { reference: String, location: FileRange },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +93,15 @@ pub enum DynamicKind {
     Other,
 }
 
+impl UnknownCause {
+    /// Whether OpenTofu knows this value in its static evaluation and only the checker lacks an input: a root
+    /// variable with no value here, the workspace when none is selected. Such values make checks *unresolved*
+    /// (an info), never *not static* (an error).
+    pub fn is_missing_input(&self) -> bool {
+        matches!(self, UnknownCause::VariableWithoutValue { .. } | UnknownCause::WorkspaceNotSelected { .. })
+    }
+}
+
 impl UnknownReason {
     pub fn new(cause: UnknownCause) -> Arc<UnknownReason> {
         Arc::new(UnknownReason { cause, hops: Vec::new() })
@@ -102,7 +115,8 @@ impl UnknownReason {
             | UnknownCause::ProviderFunction { location, .. }
             | UnknownCause::Error { location, .. }
             | UnknownCause::Limit { location, .. }
-            | UnknownCause::Invalid { location } => *location,
+            | UnknownCause::Invalid { location }
+            | UnknownCause::WorkspaceNotSelected { location, .. } => *location,
             UnknownCause::VariableWithoutValue { declaration, .. } => *declaration,
         }
     }
@@ -110,7 +124,9 @@ impl UnknownReason {
     /// The name of the root cause as it appears at the end of a chain (`data.aws_regions.all`, `timestamp()`).
     pub fn root_name(&self) -> String {
         match &self.cause {
-            UnknownCause::DynamicReference { reference, .. } => reference.clone(),
+            UnknownCause::DynamicReference { reference, .. } | UnknownCause::WorkspaceNotSelected { reference, .. } => {
+                reference.clone()
+            }
             UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
                 format!("{name}()")
             }
@@ -147,6 +163,9 @@ impl UnknownReason {
             }
             UnknownCause::Error { message, .. } | UnknownCause::Limit { message, .. } => message.clone(),
             UnknownCause::Invalid { .. } => "the expression is not valid".into(),
+            UnknownCause::WorkspaceNotSelected { .. } => {
+                "no workspace selected: set TF_WORKSPACE or --workspace, or run `tofu workspace select`".into()
+            }
         }
     }
 

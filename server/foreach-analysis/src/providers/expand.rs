@@ -307,7 +307,7 @@ pub fn unknown_reasons(v: &Value) -> Vec<std::sync::Arc<UnknownReason>> {
 /// value here, an impure function OpenTofu evaluates early) rather than "OpenTofu refuses this".
 fn resolvable_later(cause: &UnknownCause) -> bool {
     match cause {
-        UnknownCause::VariableWithoutValue { .. } => true,
+        cause if cause.is_missing_input() => true,
         // OpenTofu evaluates these in its static scope (with an unpredictable value), except plantimestamp().
         UnknownCause::ImpureFunction { name, .. } => name != "plantimestamp",
         _ => false,
@@ -357,24 +357,36 @@ fn explain_unknown(
             UnknownCause::ImpureFunction { name, .. } => {
                 names.insert(format!("{name}()"));
             }
+            UnknownCause::WorkspaceNotSelected { reference, .. } => {
+                names.insert(reference.clone());
+            }
             _ => {}
         }
     }
-    let vars: Vec<String> = names.iter().filter(|n| n.starts_with("var.")).map(|n| format!("`{n}`")).collect();
-    let fns: Vec<String> = names.iter().filter(|n| !n.starts_with("var.")).map(|n| format!("`{n}`")).collect();
+    let is_input = |n: &String| !n.ends_with("()");
+    let vars: Vec<String> = names.iter().filter(|n| is_input(n)).map(|n| format!("`{n}`")).collect();
+    let fns: Vec<String> = names.iter().filter(|n| !is_input(n)).map(|n| format!("`{n}`")).collect();
+    let workspace = reasons.iter().any(|r| matches!(r.cause, UnknownCause::WorkspaceNotSelected { .. }));
     let message = if vars.is_empty() {
         format!(
             "the instances of provider `{name}`{in_module} depend on {}, whose value OpenTofu computes when it runs \
              and nobody can predict, so references to its instances are not checked",
             fns.join(", ")
         )
+    } else if workspace && vars.len() == 1 {
+        format!(
+            "the instances of provider `{name}`{in_module} depend on {}, but no workspace selected: set TF_WORKSPACE \
+             or --workspace (or run `tofu workspace select`) to check references to its instances",
+            vars.join(", "),
+        )
     } else {
         format!(
             "the instances of provider `{name}`{in_module} depend on {}, which {} no value here, so references to \
-             its instances are not checked; give {} a value in a .tfvars file or with --var to check them",
+             its instances are not checked; give {} a value in a .tfvars file or with --var{} to check them",
             vars.join(", "),
             if vars.len() == 1 { "has" } else { "have" },
             if vars.len() == 1 { "it" } else { "them" },
+            if workspace { " (the workspace with --workspace)" } else { "" },
         )
     };
     diags.push(Diagnostic::new(Code::ProviderForEachUnresolved, fe.expr_location(), message));

@@ -61,7 +61,7 @@ pub fn inputs(text: &str, supplied: Vec<(&str, SuppliedValue)>) -> ModuleStaticI
         path_module: ".".into(),
         path_root: ".".into(),
         path_cwd: "/work/project".into(),
-        workspace: "default".into(),
+        workspace: Some("default".into()),
         workspace_root: "/work/project".into(),
         files: None,
         budget: Budget::default(),

@@ -37,7 +37,7 @@ impl Scope for TemplateScope<'_> {
     fn path(&self, which: &str) -> Option<String> {
         self.0.path(which)
     }
-    fn workspace(&self) -> String {
+    fn workspace(&self) -> Option<String> {
         self.0.workspace()
     }
     fn files(&self) -> Option<FileAccess<'_>> {
