@@ -175,8 +175,13 @@ pub fn diagnose(field: Field<'_>, location: FileRange, outcome: &Outcome) -> Opt
             let one = names.len() == 1;
             // A child module's variable without a value was not passed by its caller (`module.a:var.x`): OpenTofu
             // requires it in the `module` block, no .tfvars file can set it.
+            let workspace = names.iter().any(|n| n.ends_with(".workspace"));
             let fix = if names.iter().any(|n| n.contains(':')) {
                 "pass it in the calling `module` block (OpenTofu requires a variable without a default there)"
+            } else if workspace && one {
+                "select a workspace with --workspace or TF_WORKSPACE (or run `tofu workspace select`)"
+            } else if workspace {
+                "give the variables a value in a .tfvars file or with --var, and select a workspace with --workspace"
             } else if one {
                 "give it a value in a .tfvars file or with --var"
             } else {

@@ -73,7 +73,13 @@ fn templated_sources_workspace_is_clean_and_fully_loaded() {
         }
     }
     let bin = env!("CARGO_BIN_EXE_foreach-ls");
-    let out = Command::new(bin).args(["check", "--format", "json"]).arg(&ws).output().unwrap();
+    // The generated backend key names the workspace; without one selected it would be unresolved (an info).
+    let out = Command::new(bin)
+        .args(["check", "--format", "json", "--workspace", "default"])
+        .arg(&ws)
+        .env_remove("TF_WORKSPACE")
+        .output()
+        .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["diagnostics"], serde_json::json!([]), "clean");
     assert_eq!(out.status.code(), Some(0));
