@@ -23,4 +23,3 @@ pub struct Settings {
     /// `path.cwd`.
     pub cwd: String,
 }
-

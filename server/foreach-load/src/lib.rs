@@ -55,6 +55,10 @@ impl<'a> LoadOptions<'a> {
 pub struct Loaded {
     pub host: AnalysisHost,
     pub roots: Vec<PathBuf>,
+    /// Every directory whose files were all read (walked, or loaded because a module call points there): the
+    /// analysis of a file in such a directory sees its whole module. The language server publishes diagnostics
+    /// only for files in these directories (a module seen half-loaded reports its siblings' names as undefined).
+    pub listed_dirs: HashSet<String>,
 }
 
 pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
@@ -72,8 +76,9 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     let excludes = build_globset(opts.excludes)?;
 
     let mut files: Vec<PathBuf> = Vec::new();
+    let mut listed_dirs: HashSet<String> = HashSet::new();
     for root in &roots {
-        walk(root, &excludes, &mut files)?;
+        walk(root, &excludes, &mut files, &mut listed_dirs)?;
     }
     files.sort();
     files.dedup();
@@ -125,8 +130,16 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     host.apply_change(change);
     host.prime_caches();
 
-    // Follow module calls out of the walked tree until nothing is missing. Each round loads at least one new
-    // directory or marks it missing, so this ends; the bound is a guard against a bug, not a limit users meet.
+    follow_module_calls(&mut host, &mut listed_dirs);
+    Ok(Loaded { host, roots, listed_dirs })
+}
+
+/// Loads the directories that module calls point to and that the host has not seen, until nothing is missing;
+/// each becomes a listed directory (or is marked missing). Used after the walk, and by the language server after
+/// loading the directory of a document opened outside every workspace folder.
+pub fn follow_module_calls(host: &mut AnalysisHost, listed_dirs: &mut HashSet<String>) {
+    // Each round loads at least one new directory or marks it missing, so this ends; the bound is a guard against
+    // a bug, not a limit users meet.
     let mut seen: HashSet<String> = HashSet::new();
     for _ in 0..10_000 {
         let missing: Vec<String> = host.unloaded_dirs().into_iter().filter(|d| seen.insert(d.clone())).collect();
@@ -142,7 +155,8 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
                     if canonical_str != dir {
                         change.dir_aliases.push((dir.clone(), canonical_str.clone()));
                     }
-                    change.dirs.push((canonical_str, true));
+                    change.dirs.push((canonical_str.clone(), true));
+                    listed_dirs.insert(canonical_str);
                     list_dir(&canonical, &mut new_files);
                 }
                 _ => change.dirs.push((dir, false)),
@@ -153,7 +167,21 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
         host.apply_change(change);
         host.prime_caches();
     }
-    Ok(Loaded { host, roots })
+}
+
+/// The change that loads one directory from disk: every OpenTofu file in it (except those in `skip`, e.g. open
+/// editor buffers, whose text the caller has) and the directory itself as listed. A directory that is not on disk
+/// (buffers not saved yet) changes nothing: its buffers are all there is.
+pub fn directory_change(dir: &Path, skip: &HashSet<String>) -> Change {
+    if !dir.is_dir() {
+        return Change::default();
+    }
+    let mut files = Vec::new();
+    list_dir(dir, &mut files);
+    files.retain(|f| !skip.contains(&path_string(f)));
+    let mut change = read_files(&files);
+    change.dirs.push((path_string(dir), true));
+    change
 }
 
 /// Where file functions may read when `dir` is checked: the repository that holds it, i.e. the nearest enclosing
@@ -186,7 +214,12 @@ fn build_globset(globs: &[String]) -> Result<GlobSet, LoadError> {
 /// `common-variables.tf` linked into every root is a common layout). Links to directories are not walked into:
 /// the directory they point to is walked on its own if it is inside the tree, and loaded under its real path when
 /// a module call points through the link, so each module directory is analysed once and a link loop cannot recur.
-fn walk(root: &Path, excludes: &GlobSet, out: &mut Vec<PathBuf>) -> Result<(), LoadError> {
+fn walk(
+    root: &Path,
+    excludes: &GlobSet,
+    out: &mut Vec<PathBuf>,
+    listed_dirs: &mut HashSet<String>,
+) -> Result<(), LoadError> {
     let root_owned = root.to_path_buf();
     let walk_excludes = excludes.clone();
     let walker = ignore::WalkBuilder::new(root)
@@ -211,6 +244,7 @@ fn walk(root: &Path, excludes: &GlobSet, out: &mut Vec<PathBuf>) -> Result<(), L
     for entry in walker {
         // An unreadable directory inside the tree is skipped rather than fatal: the rest can still be checked.
         let Ok(entry) = entry else { continue };
+        listed_dirs.insert(path_string(entry.path()));
         let before = out.len();
         list_dir(entry.path(), out);
         let mut i = before;

@@ -129,7 +129,9 @@ async fn publish_once(state: &Arc<State>) -> bool {
 }
 
 /// Every file's diagnostics in LSP form, with severity overrides applied.
+/// Only files in listed directories (see [`crate::state::Host::listed_dirs`]); nothing before the first indexing.
 pub fn compute(snap: &Snapshot, config: &Config) -> Cancellable<Vec<FileDiagnostics>> {
+    let Some(listed) = &snap.listed_dirs else { return Ok(Vec::new()) };
     let diags = snap.analysis.diagnostics()?;
     let files = Files { analysis: &snap.analysis, encoding: snap.encoding };
     let mut out: Vec<FileDiagnostics> = Vec::new();
@@ -140,6 +142,9 @@ pub fn compute(snap: &Snapshot, config: &Config) -> Cancellable<Vec<FileDiagnost
         let group = &diags[i..end];
         i = end;
         let Some(path) = snap.analysis.file_path(file)? else { continue };
+        if !path.rsplit_once('/').is_some_and(|(dir, _)| listed.contains(dir)) {
+            continue;
+        }
         let Some(uri) = path_to_uri(&path) else { continue };
         let Some(index) = snap.analysis.line_index(file)? else { continue };
         let mut items = Vec::new();

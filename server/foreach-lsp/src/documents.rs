@@ -61,6 +61,11 @@ impl Documents {
     }
 
     /// Every open document's text (to lay over the disk contents after re-indexing).
+    /// The open documents' URIs.
+    pub fn uris(&self) -> Vec<Uri> {
+        self.docs.iter().map(|d| d.key().clone()).collect()
+    }
+
     pub fn all(&self) -> Vec<(Uri, Arc<str>, i32)> {
         self.docs.iter().map(|d| (d.key().clone(), Arc::from(d.rope.to_string()), d.version)).collect()
     }

@@ -4,7 +4,7 @@
 //! blocking thread (salsa cancels the snapshots still running, which then unwind with `Cancelled`). A snapshot is
 //! never held across an `.await`, so a write can always finish.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,6 +26,42 @@ use crate::documents::Documents;
 pub struct Host {
     pub host: AnalysisHost,
     pub versions: HashMap<String, i32>,
+    /// The directories whose files the host has all read (see [`foreach_load::Loaded::listed_dirs`]); `None` until
+    /// the first indexing is installed. Diagnostics are published only for files in these directories: until its
+    /// module is loaded, a document's siblings are missing and their names would be reported as undefined.
+    pub listed_dirs: Option<Arc<HashSet<String>>>,
+}
+
+impl Host {
+    fn new() -> Host {
+        Host { host: AnalysisHost::new(), versions: HashMap::new(), listed_dirs: None }
+    }
+
+    pub fn is_listed(&self, dir: &str) -> bool {
+        self.listed_dirs.as_ref().is_some_and(|l| l.contains(dir))
+    }
+
+    /// Loads from disk the directories of open documents that no indexing listed (a file opened outside every
+    /// workspace folder, or in a directory created since), and the modules they call; open buffers keep their
+    /// text. Does nothing before the first indexing, which lists the workspace.
+    pub fn list_document_dirs(&mut self, open: &[String]) {
+        let Some(listed) = &self.listed_dirs else { return };
+        let mut dirs: Vec<&str> =
+            open.iter().filter_map(|p| p.rsplit_once('/').map(|(d, _)| d)).filter(|d| !listed.contains(*d)).collect();
+        dirs.sort_unstable();
+        dirs.dedup();
+        if dirs.is_empty() {
+            return;
+        }
+        let skip: HashSet<String> = open.iter().cloned().collect();
+        let mut listed = (**listed).clone();
+        for dir in dirs {
+            self.host.apply_change(foreach_load::directory_change(std::path::Path::new(dir), &skip));
+            listed.insert(dir.to_string());
+        }
+        foreach_load::follow_module_calls(&mut self.host, &mut listed);
+        self.listed_dirs = Some(Arc::new(listed));
+    }
 }
 
 /// A workspace folder.
@@ -80,6 +116,8 @@ pub struct State {
 pub struct Snapshot {
     pub analysis: Analysis,
     pub versions: HashMap<String, i32>,
+    /// See [`Host::listed_dirs`].
+    pub listed_dirs: Option<Arc<HashSet<String>>>,
     pub encoding: PositionEncoding,
 }
 
@@ -92,7 +130,7 @@ impl State {
         State {
             client,
             docs: Documents::default(),
-            host: Mutex::new(Host { host: AnalysisHost::new(), versions: HashMap::new() }),
+            host: Mutex::new(Host::new()),
             encoding: RwLock::new(PositionEncoding::Utf16),
             config: RwLock::new(Config::default()),
             roots: RwLock::new(Vec::new()),
@@ -143,7 +181,12 @@ impl State {
 
     pub fn snapshot(&self) -> Snapshot {
         let host = self.lock_host();
-        Snapshot { analysis: host.host.analysis(), versions: host.versions.clone(), encoding: self.encoding() }
+        Snapshot {
+            analysis: host.host.analysis(),
+            versions: host.versions.clone(),
+            listed_dirs: host.listed_dirs.clone(),
+            encoding: self.encoding(),
+        }
     }
 
     /// The preamble of every position-based request: runs `f` on a snapshot with the analysis position of a
@@ -242,7 +285,7 @@ impl State {
     }
 
     /// The change that gives the analysis the document's newest text, empty when it already has it.
-    fn newest_text(&self, uri: &Uri, host: &mut Host) -> Change {
+    pub fn newest_text(&self, uri: &Uri, host: &mut Host) -> Change {
         let mut change = Change::default();
         let Some(path) = uri_to_path(uri) else { return change };
         if let (Some(text), Some(version)) = (self.docs.text(uri), self.docs.version(uri)) {

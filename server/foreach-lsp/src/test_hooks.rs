@@ -5,7 +5,9 @@
 //! - the custom request `foreach-ls/documentText` answers the text and version the server holds for an open
 //!   document, so a soak test can compare it with the text it expects after thousands of edits;
 //! - a position request (hover, completion, ...) on a document containing [`PANIC_MARKER`] panics inside the
-//!   analysis closure, and one containing [`SLOW_MARKER`] sleeps there, to test crash isolation and cancellation.
+//!   analysis closure, and one containing [`SLOW_MARKER`] sleeps there, to test crash isolation and cancellation;
+//! - indexing a workspace folder that holds a file named [`SLOW_INDEX_MARKER`] takes [`SLOW`] longer, to test
+//!   what the server does while a big workspace is still being indexed.
 //!
 //! Without the hooks the request answers `MethodNotFound` and the markers are ordinary text.
 
@@ -20,6 +22,7 @@ use crate::state::State;
 pub const DOCUMENT_TEXT: &str = "foreach-ls/documentText";
 pub const PANIC_MARKER: &str = "__foreach_ls_test_panic__";
 pub const SLOW_MARKER: &str = "__foreach_ls_test_slow__";
+pub const SLOW_INDEX_MARKER: &str = ".foreach-ls-test-slow-index";
 /// How long a request on a document with [`SLOW_MARKER`] takes.
 pub const SLOW: Duration = Duration::from_secs(5);
 
@@ -73,5 +76,12 @@ pub fn disturb(d: Disturbance) {
         Disturbance::None => {}
         Disturbance::Panic => panic!("test hook: forced panic in a request's analysis"),
         Disturbance::Slow => std::thread::sleep(SLOW),
+    }
+}
+
+/// Runs on the indexing thread before the result is installed.
+pub fn slow_index(state: &State, roots: &[crate::state::Root]) {
+    if state.test_hooks && roots.iter().any(|r| r.path.join(SLOW_INDEX_MARKER).exists()) {
+        std::thread::sleep(SLOW);
     }
 }

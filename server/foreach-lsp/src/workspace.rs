@@ -2,6 +2,7 @@
 //! `check`: git-ignored directories, skipped tool caches, exclude globs), then lays the open documents over the disk texts.
 //! Reports `$/progress` when the client supports work-done progress.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -33,9 +34,10 @@ pub async fn index(state: &Arc<State>) {
     let s = Arc::clone(state);
     let result = tokio::task::spawn_blocking(move || {
         let loaded = load_roots(&roots, &config);
-        let (host, error) = match loaded {
+        crate::test_hooks::slow_index(&s, &roots);
+        let ((host, listed_dirs), error) = match loaded {
             Ok(h) => (h, None),
-            Err(e) => (AnalysisHost::new(), Some(e)),
+            Err(e) => ((AnalysisHost::new(), HashSet::new()), Some(e)),
         };
         let files = host.file_count();
         let mut guard = s.lock_host();
@@ -44,7 +46,8 @@ pub async fn index(state: &Arc<State>) {
         }
         guard.host = host;
         guard.versions.clear();
-        // Open buffers override the disk.
+        guard.listed_dirs = Some(Arc::new(listed_dirs));
+        // Open buffers override the disk; the directories of those outside the folders are loaded too.
         let mut change = Change::default();
         for (uri, text, version) in s.docs.all() {
             if let Some(path) = uri_to_path(&uri) {
@@ -52,6 +55,8 @@ pub async fn index(state: &Arc<State>) {
                 change.files.push((path, Ok(text)));
             }
         }
+        let open: Vec<String> = change.files.iter().map(|(p, _)| p.clone()).collect();
+        guard.list_document_dirs(&open);
         guard.host.apply_change(change);
         (files, error, true)
     })
@@ -77,9 +82,10 @@ pub async fn index(state: &Arc<State>) {
     state.publisher.schedule();
 }
 
-fn load_roots(roots: &[Root], config: &Config) -> Result<AnalysisHost, String> {
+/// The loaded host and the directories it listed.
+fn load_roots(roots: &[Root], config: &Config) -> Result<(AnalysisHost, HashSet<String>), String> {
     if roots.is_empty() {
-        return Ok(AnalysisHost::new());
+        return Ok((AnalysisHost::new(), HashSet::new()));
     }
     // Everything to load, in order, each with the folder it is limited to (`None`: every root).
     let mut vars: Vec<(OrderedVar, Option<&Path>)> = Vec::new();
@@ -108,7 +114,8 @@ fn load_roots(roots: &[Root], config: &Config) -> Result<AnalysisHost, String> {
         env_vars: env_vars.clone(),
         workspace_name: workspace_name.clone(),
     };
-    let mut host = load(&opts).map(|l| l.host).map_err(|e| e.0)?;
+    let loaded = load(&opts).map_err(|e| e.0)?;
+    let mut host = loaded.host;
     if vars.iter().any(|(_, only)| only.is_some()) {
         // The loader read the files and applies every variable to every root; limit each folder's own.
         host.apply_change(Change {
@@ -116,7 +123,7 @@ fn load_roots(roots: &[Root], config: &Config) -> Result<AnalysisHost, String> {
             ..Change::default()
         });
     }
-    Ok(host)
+    Ok((host, loaded.listed_dirs))
 }
 
 /// Var files from settings, each with the folder it is limited to. A relative path names a file in each folder

@@ -518,3 +518,43 @@ async fn templated_module_source_hover_and_definition() {
     assert_eq!(def[0]["range"]["start"], json!({"line": 0, "character": 0}));
     c.shutdown().await;
 }
+
+/// Issue 14 item 14: a document opened while its workspace is still being indexed gets no diagnostics until its
+/// module is loaded; then exactly the real ones (its sibling's variable is declared, not undefined).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_diagnostics_are_published_before_the_module_is_loaded() {
+    let main = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n  region   = each.value\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"nope\"]\n}\n";
+    let dir = workspace(&[
+        ("main.tf", main),
+        ("variables.tf", "variable \"regions\" {\n  default = { eu = \"eu-west-1\" }\n}\n"),
+        (foreach_lsp::test_hooks::SLOW_INDEX_MARKER, ""),
+    ]);
+    let root = canonical(&dir);
+    let main_uri = uri(&root.join("main.tf"));
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&main_uri, main).await;
+    // The indexing ends with a progress `end`; every diagnostic published for main.tf comes after it.
+    c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+    let early = c.backlog_matching(|m| m["method"] == "textDocument/publishDiagnostics");
+    assert!(early.is_empty(), "published while indexing: {early:?}");
+    let diags = c.diagnostics_for(&main_uri, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["unknown-provider-instance"], "{diags:?}");
+}
+
+/// A file opened outside every workspace folder: its directory is loaded from disk, so its module is complete.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_outside_the_workspace_folders_is_checked_with_its_siblings() {
+    let main = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = { team = var.team }\n}\n";
+    let dir = workspace(&[("main.tf", main), ("variables.tf", "variable \"name\" {\n  default = \"b\"\n}\n")]);
+    let root = canonical(&dir);
+    let main_uri = uri(&root.join("main.tf"));
+    let mut c = TestClient::start();
+    c.initialize(None, json!({"window": {"workDoneProgress": true}})).await;
+    // Opened after the (empty) indexing, so the server must load the directory itself.
+    c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+    c.open(&main_uri, main).await;
+    let diags = c.diagnostics_for(&main_uri, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["undefined-reference"], "only `var.team` is undeclared: {diags:?}");
+    assert!(diags[0]["message"].as_str().unwrap().contains("team"), "{diags:?}");
+}

@@ -23,9 +23,18 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 
 impl TestClient {
     pub fn start() -> TestClient {
+        TestClient::start_with(foreach_lsp::ServeOptions::default())
+    }
+
+    /// A server with the test hooks of `test_hooks.rs` on.
+    pub fn start_with_hooks() -> TestClient {
+        TestClient::start_with(foreach_lsp::ServeOptions { test_hooks: true })
+    }
+
+    fn start_with(options: foreach_lsp::ServeOptions) -> TestClient {
         let (client_end, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(foreach_lsp::serve(server_read, server_write));
+        tokio::spawn(foreach_lsp::serve_with(server_read, server_write, options));
         let (read, writer) = tokio::io::split(client_end);
         let (tx, incoming) = mpsc::unbounded_channel();
         tokio::spawn(read_loop(read, tx));
@@ -82,6 +91,11 @@ impl TestClient {
             }
             self.backlog.push_back(msg);
         }
+    }
+
+    /// The messages received so far that match `pred` and that no `wait_for` has taken (they stay queued).
+    pub fn backlog_matching(&self, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
+        self.backlog.iter().filter(|m| pred(m)).cloned().collect()
     }
 
     /// Answers a request from the server.
