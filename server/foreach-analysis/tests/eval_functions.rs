@@ -409,7 +409,12 @@ impl FileReader for Files {
     }
     fn walk(&self, dir: &str) -> Result<Vec<String>, String> {
         let prefix = format!("{dir}/");
-        Ok(self.0.keys().filter_map(|k| k.strip_prefix(&prefix).map(String::from)).collect())
+        let files: Vec<String> = self.0.keys().filter_map(|k| k.strip_prefix(&prefix).map(String::from)).collect();
+        if files.is_empty() { Err("no such directory".into()) } else { Ok(files) }
+    }
+    fn missing(&self, path: &str) -> bool {
+        let prefix = format!("{path}/");
+        !self.0.keys().any(|k| k == path || k.starts_with(&prefix))
     }
 }
 
@@ -448,6 +453,11 @@ fn file_functions_read_inside_the_workspace_only() {
     assert_eq!(file_eval(&s, "fileexists(\"nope\")").0, "false");
     assert_eq!(file_eval(&s, "fileset(\"conf\", \"**/*.json\")").0, "toset([\"a.json\", \"sub/b.json\"])");
     assert_eq!(file_eval(&s, "fileset(\".\", \"*.txt\")").0, "toset([\"hello.txt\"])");
+    // A directory that does not exist (or a file in its place) matches nothing, as OpenTofu's glob does.
+    assert_eq!(file_eval(&s, "fileset(\"nope\", \"*\")"), ("toset([])".to_string(), vec![]));
+    assert_eq!(file_eval(&s, "fileset(\"hello.txt\", \"*\")"), ("toset([])".to_string(), vec![]));
+    let (_, d) = file_eval(&s, "fileset(\"/etc\", \"*\")");
+    assert!(d[0].contains("outside the repository"), "{d:?}");
     assert_eq!(file_eval(&s, "filebase64(\"bin.dat\")").0, "\"/wA=\"");
     assert_eq!(file_eval(&s, "filemd5(\"hello.txt\")").0, "\"b1946ac92492d2347c6235b4d2611184\"");
     let (_, d) = file_eval(&s, "file(\"bin.dat\")");

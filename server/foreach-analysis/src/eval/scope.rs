@@ -61,6 +61,12 @@ pub trait FileReader: Send + Sync {
     fn is_file(&self, path: &str) -> bool;
     /// Every file below `dir`, as paths relative to `dir` with `/` separators.
     fn walk(&self, dir: &str) -> Result<Vec<String>, String>;
+    /// Whether nothing at all is at `path` (no file, directory or link, not even a dangling one). A file function
+    /// reading such a path gives an unknown value rather than an error: real configurations read files that are
+    /// generated before OpenTofu runs or not committed. The default (`false`) keeps every failure an error.
+    fn missing(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// A scope with nothing in it: for `.tfvars` values and other constant expressions.

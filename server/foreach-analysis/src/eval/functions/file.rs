@@ -102,6 +102,10 @@ fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
     let dir = resolve_path(access.base_dir, access.root, s(&a[0])).map_err(FnError::Msg)?;
+    // OpenTofu globs `path/pattern`: a directory that does not exist (or a file in its place) matches nothing.
+    if access.reader.missing(&dir) || access.reader.is_file(&dir) {
+        return Ok(Value::set(Type::String, Vec::new()));
+    }
     let files = access.reader.walk(&dir).map_err(|e| FnError::Msg(format!("cannot list {:?}: {e}", s(&a[0]))))?;
     let pattern: Vec<&str> = s(&a[1]).split('/').filter(|p| !p.is_empty() && *p != ".").collect();
     let mut out = Vec::new();
