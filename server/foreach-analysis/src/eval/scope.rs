@@ -12,7 +12,7 @@ use super::budget::Budget;
 use super::convert::convert;
 use super::expr::{EvalContext, Evaluator, eval_literal_expr};
 use super::functions::file::resolve_path;
-use super::types::{Constraint, parse_constraint};
+use super::types::{Constraint, parse_variable_type};
 use super::value::{Hop, UnknownCause, Value};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
@@ -369,7 +369,7 @@ impl ModuleScope {
                 let eval_default = |e: &Expr| -> Result<Value, String> {
                     eval_literal_expr(*file, e).map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())
                 };
-                match parse_constraint(texpr, &eval_default) {
+                match parse_variable_type(texpr, &eval_default) {
                     Ok(c) => c,
                     Err(e) => {
                         let location = FileRange::new(*file, e.range);
