@@ -77,6 +77,13 @@ fn collection_functions() {
         ("contains([[1]], [1])", "true"),
         ("distinct([])", "tolist([])"),
         ("element([1, 2, 3], 4)", "2"),
+        // Negative indices count from the end (OpenTofu 1.10+) and wrap like positive ones: cty's `i % len`, plus
+        // `len` when negative.
+        ("element([1, 2, 3], -1)", "3"),
+        ("element([1, 2, 3], -3)", "1"),
+        ("element([1, 2, 3], -4)", "3"),
+        ("element([1, 2, 3], -7)", "3"),
+        ("element(tolist([\"a\", \"b\"]), -2)", "\"a\""),
         ("flatten([])", "[]"),
         ("index([1, 2], 2)", "1"),
         ("keys({ b = 1, a = 2 })", "[\"a\", \"b\"]"),
@@ -106,7 +113,8 @@ fn collection_functions() {
         ("coalescelist(1)", "a list or tuple is required"),
         ("concat([1], 2)", "must be lists or tuples"),
         ("element([], 0)", "empty list"),
-        ("element([1], -1)", "must not be negative"),
+        ("element([], -1)", "empty list"),
+        ("element([1], -1.5)", "not a whole number"),
         ("index([1], 2)", "item not found"),
         ("keys([1])", "a map or object is required"),
         ("length(true)", "a string, collection or structure is required"),
