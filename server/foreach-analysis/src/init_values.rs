@@ -24,7 +24,8 @@ use crate::tree::module_tree;
 #[derive(Debug, Clone)]
 pub enum Outcome {
     Known(Value),
-    /// Depends only on variables without a value here (`var.key`, `module.a:var.x`); `reason` gives the chain.
+    /// Depends only on variables without a value here (`var.key`, `module.a:var.x`) and files missing here
+    /// (`file("keys/a.pub")`); `reason` gives the chain.
     Unresolved {
         names: Vec<String>,
         reason: Arc<UnknownReason>,
@@ -53,7 +54,10 @@ pub fn classify(v: &Value, internal: &dyn Fn(&UnknownReason) -> bool, sensitive_
     }
     // Unlike a provider `for_each`, an impure function is not acceptable here: a source or backend that changes on
     // every run would make every `tofu init` different.
-    if let Some(r) = reasons.iter().find(|r| !matches!(r.cause, UnknownCause::VariableWithoutValue { .. })) {
+    if let Some(r) = reasons
+        .iter()
+        .find(|r| !matches!(r.cause, UnknownCause::VariableWithoutValue { .. } | UnknownCause::MissingFile { .. }))
+    {
         return Outcome::NotStatic(r.clone());
     }
     let names: BTreeSet<String> = reasons.iter().map(|r| r.root_name()).collect();
@@ -175,7 +179,9 @@ pub fn diagnose(field: Field<'_>, location: FileRange, outcome: &Outcome) -> Opt
             let one = names.len() == 1;
             // A child module's variable without a value was not passed by its caller (`module.a:var.x`): OpenTofu
             // requires it in the `module` block, no .tfvars file can set it.
-            let fix = if names.iter().any(|n| n.contains(':')) {
+            let fix = if !names.iter().any(|n| n.contains("var.")) {
+                "the file does not exist here, but may be created before OpenTofu runs"
+            } else if names.iter().any(|n| n.contains(':')) {
                 "pass it in the calling `module` block (OpenTofu requires a variable without a default there)"
             } else if one {
                 "give it a value in a .tfvars file or with --var"

@@ -7,7 +7,7 @@ use eval_support::*;
 use foreach_analysis::FileRange;
 use foreach_analysis::eval::budget::Budget;
 use foreach_analysis::eval::render::compact;
-use foreach_analysis::eval::{EvalContext, FileReader, ModuleScope};
+use foreach_analysis::eval::{EvalContext, FileReader, ModuleScope, UnknownCause};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -474,7 +474,22 @@ fn file_functions_read_inside_the_workspace_only() {
     assert!(d[0].contains("outside the repository"), "{d:?}");
     let (_, d) = file_eval(&s, "file(\"/etc/passwd\")");
     assert!(d[0].contains("outside the repository"), "{d:?}");
-    let (_, d) = file_eval(&s, "file(\"missing.txt\")");
+    // A file that does not exist may be generated before OpenTofu runs: unknown, with that reason, and no error.
+    for call in ["file(\"missing.txt\")", "templatefile(\"keys/x.tpl\", {})", "filebase64(\"nope/a.bin\")"] {
+        let e = foreach_syntax::parse_expr(call).unwrap();
+        let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+        assert!(s.take_diagnostics().is_empty(), "{call}");
+        let r = v.first_unknown().unwrap_or_else(|| panic!("{call} is unknown"));
+        assert!(matches!(r.cause, UnknownCause::MissingFile { .. }), "{call}: {r:?}");
+        assert!(r.explanation().contains("does not exist here; it may be created before OpenTofu runs"), "{r:?}");
+    }
+    let e = foreach_syntax::parse_expr("upper(file(\"missing.txt\"))").unwrap();
+    let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+    assert_eq!(v.first_unknown().unwrap().root_name(), "file(\"missing.txt\")");
+    // `try` cannot fall back: OpenTofu reads the file if it is there by then.
+    assert_eq!(file_eval(&s, "try(file(\"missing.txt\"), \"\")"), ("(unknown)".to_string(), vec![]));
+    // A directory exists: reading it is still an error.
+    let (_, d) = file_eval(&s, "file(\"conf\")");
     assert!(d[0].contains("cannot read"), "{d:?}");
     assert_eq!(
         file_eval(&s, "templatefile(\"t.tpl\", { name = \"x\", items = [1, 2] })").0,

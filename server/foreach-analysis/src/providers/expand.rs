@@ -308,6 +308,8 @@ pub fn unknown_reasons(v: &Value) -> Vec<std::sync::Arc<UnknownReason>> {
 fn resolvable_later(cause: &UnknownCause) -> bool {
     match cause {
         UnknownCause::VariableWithoutValue { .. } => true,
+        // A file missing here may be generated before OpenTofu runs; OpenTofu then reads it statically.
+        UnknownCause::MissingFile { .. } => true,
         // OpenTofu evaluates these in its static scope (with an unpredictable value), except plantimestamp().
         UnknownCause::ImpureFunction { name, .. } => name != "plantimestamp",
         _ => false,
@@ -349,6 +351,7 @@ fn explain_unknown(
         return Expansion::Invalid;
     }
     let mut names: BTreeSet<String> = BTreeSet::new();
+    let mut files: BTreeSet<String> = BTreeSet::new();
     for r in reasons {
         match &r.cause {
             UnknownCause::VariableWithoutValue { name, .. } => {
@@ -357,12 +360,22 @@ fn explain_unknown(
             UnknownCause::ImpureFunction { name, .. } => {
                 names.insert(format!("{name}()"));
             }
+            UnknownCause::MissingFile { .. } => {
+                files.insert(r.root_name());
+            }
             _ => {}
         }
     }
     let vars: Vec<String> = names.iter().filter(|n| n.starts_with("var.")).map(|n| format!("`{n}`")).collect();
     let fns: Vec<String> = names.iter().filter(|n| !n.starts_with("var.")).map(|n| format!("`{n}`")).collect();
-    let message = if vars.is_empty() {
+    let message = if !files.is_empty() && vars.is_empty() && fns.is_empty() {
+        let files: Vec<String> = files.iter().map(|n| format!("`{n}`")).collect();
+        format!(
+            "the instances of provider `{name}`{in_module} depend on {}, a file that does not exist here (it may be \
+             created before OpenTofu runs), so references to its instances are not checked",
+            files.join(", ")
+        )
+    } else if vars.is_empty() {
         format!(
             "the instances of provider `{name}`{in_module} depend on {}, whose value OpenTofu computes when it runs \
              and nobody can predict, so references to its instances are not checked",

@@ -3,7 +3,9 @@
 //!
 //! Files are read through the host's [`FileReader`](crate::eval::scope::FileReader); relative paths resolve
 //! against the working directory (`path.cwd`), as OpenTofu resolves them, and every path must stay inside the
-//! workspace root after normalisation. Without a reader the result is unknown, not an error.
+//! workspace root after normalisation. Without a reader the result is unknown, not an error. A file that does not
+//! exist at all is unknown too ([`FnError::MissingFile`]): real repositories read files generated before OpenTofu
+//! runs (keys, rendered JSON) or kept out of git; a file that exists but cannot be read stays an error.
 
 use super::hash::hex;
 use super::string::s;
@@ -82,7 +84,12 @@ pub(crate) fn read(cx: &mut FnCtx<'_, '_>, path: &str) -> Result<Vec<u8>, FnErro
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
     let full = resolve_path(access.base_dir, access.root, path).map_err(FnError::Msg)?;
-    let bytes = access.reader.read(&full).map_err(|e| FnError::Msg(format!("cannot read {path:?}: {e}")))?;
+    let bytes = match access.reader.read(&full) {
+        Ok(bytes) => bytes,
+        // Not here, but it may be generated before OpenTofu runs: unknown, not an error.
+        Err(_) if access.reader.missing(&full) => return Err(FnError::MissingFile(path.to_string())),
+        Err(e) => return Err(FnError::Msg(format!("cannot read {path:?}: {e}"))),
+    };
     if bytes.len() > cx.ev.budget.max_string {
         return Err(FnError::Limit(crate::eval::budget::Exceeded::String(bytes.len())));
     }
