@@ -464,6 +464,26 @@ fn file_functions_read_inside_the_workspace_only() {
     // A directory that does not exist (or a file in its place) matches nothing, as OpenTofu's glob does.
     assert_eq!(file_eval(&s, "fileset(\"nope\", \"*\")"), ("toset([])".to_string(), vec![]));
     assert_eq!(file_eval(&s, "fileset(\"hello.txt\", \"*\")"), ("toset([])".to_string(), vec![]));
+    // Wildcards in the path too: OpenTofu globs `path/pattern` and gives matches relative to `path` (as Go's
+    // filepath.Rel); results checked with `terraform console` on the same tree.
+    let set = |expr: &str| file_eval(&s, expr).0;
+    assert_eq!(set("fileset(\"conf/**\", \"*.json\")"), "toset([\"../a.json\", \"../sub/b.json\"])");
+    assert_eq!(set("fileset(\"./*/sub\", \"*.json\")"), "toset([\"../../conf/sub/b.json\"])");
+    assert_eq!(set("fileset(\".\", \"conf/*.json\")"), "toset([\"conf/a.json\"])");
+    assert_eq!(set("fileset(\"conf\", \"../conf/*.json\")"), "toset([\"a.json\"])");
+    assert_eq!(set("fileset(\"nope/**\", \"*\")"), "toset([])");
+    assert_eq!(set("fileset(\"conf/a.json\", \"\")"), "toset([\".\"])");
+    assert_eq!(set("fileset(\"conf\", \"\")"), "toset([])");
+    assert_eq!(set("fileset(\".\", \"conf/**/*.{json,txt}\")"), "toset([\"conf/a.json\", \"conf/sub/b.json\"])");
+    assert_eq!(set("fileset(\"{conf,x}\", \"*.{json,yml}\")"), "toset([\"../conf/a.json\"])");
+    assert_eq!(set("fileset(\".\", \"{hello,t}.{txt,tpl}\")"), "toset([\"hello.txt\", \"t.tpl\"])");
+    assert_eq!(set("fileset(\".\", \"conf/a}.json\")"), "toset([])");
+    for bad in ["conf/{a.json", "conf/{a,sub/b}.json"] {
+        let (_, d) = file_eval(&s, &format!("fileset(\".\", \"{bad}\")"));
+        assert!(d[0].contains("syntax error in the pattern"), "{bad}: {d:?}");
+    }
+    let (_, d) = file_eval(&s, "fileset(\"conf\", \"../../../etc/*\")");
+    assert!(d[0].contains("outside the repository"), "{d:?}");
     let (_, d) = file_eval(&s, "fileset(\"/etc\", \"*\")");
     assert!(d[0].contains("outside the repository"), "{d:?}");
     assert_eq!(file_eval(&s, "filebase64(\"bin.dat\")").0, "\"/wA=\"");

@@ -1,5 +1,6 @@
 # `fileset` of a directory that does not exist matches nothing, as in OpenTofu (it globs `path/pattern`): an empty
 # set, not an error. A configuration that reads optional per-account files keeps working before any is added.
+# Wildcards may be in the path too; matches are then relative to the path as written (`../present/a.tf`).
 
 locals {
   accounts = { for f in fileset("${path.module}/accounts", "*.json") : trimsuffix(f, ".json") => jsondecode(file("${path.module}/accounts/${f}")) }
@@ -9,6 +10,8 @@ locals {
   #          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: toset([])
   present  = fileset("${path.module}/present", "*.tf")
   #          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: toset(["a.tf"])
+  wildcard = fileset("${path.module}/*", "*.tf")
+  #          ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: toset(["../present/a.tf"])
 }
 
 provider "aws" {
