@@ -243,12 +243,16 @@ impl AnalysisHost {
         self.db.set_file_reader(reader);
     }
 
-    /// Evaluates `expr` in the static scope of the root module in directory `dir` (the `eval` command). `None`
-    /// when `dir` holds no root module.
-    pub fn evaluate_in(&self, dir: &str, expr: &str) -> Option<Evaluation> {
+    /// Evaluates `expr` in the static scope of the root module in directory `dir` (the `eval` command); when
+    /// `dir` holds no root module, in an empty scope (literals, functions and `path.*` only).
+    pub fn evaluate_in(&self, dir: &str, expr: &str) -> Evaluation {
         let tree = module_tree(&self.db, self.ws);
-        let node = tree.roots.iter().copied().find(|r| tree.node(*r).dir.path(&self.db) == dir)?;
-        let (scope, mut diagnostics) = scope_for_node(&self.db, self.ws, tree.node(node));
+        let node = tree.roots.iter().copied().find(|r| tree.node(*r).dir.path(&self.db) == dir);
+        // A directory without configuration still evaluates literals and functions, like `tofu console` there.
+        let (scope, mut diagnostics) = match node {
+            Some(node) => scope_for_node(&self.db, self.ws, tree.node(node)),
+            None => (crate::module_eval::empty_root_scope(&self.db, self.ws, dir), Vec::new()),
+        };
         let value = match foreach_syntax::parse_expr(expr) {
             Ok(parsed) => {
                 let ctx = EvalContext { origin: "the expression".to_string(), ..EvalContext::default() };
@@ -267,7 +271,7 @@ impl AnalysisHost {
                 })
             }
         };
-        Some(Evaluation { value, diagnostics })
+        Evaluation { value, diagnostics }
     }
 
     /// A snapshot for answering questions on another thread. The next `apply_change` cancels it: its queries

@@ -24,7 +24,8 @@ use crate::tree::module_tree;
 #[derive(Debug, Clone)]
 pub enum Outcome {
     Known(Value),
-    /// Depends only on variables without a value here (`var.key`, `module.a:var.x`); `reason` gives the chain.
+    /// Depends only on variables without a value here (`var.key`, `module.a:var.x`) and files missing here
+    /// (`file("keys/a.pub")`); `reason` gives the chain.
     Unresolved {
         names: Vec<String>,
         reason: Arc<UnknownReason>,
@@ -176,7 +177,9 @@ pub fn diagnose(field: Field<'_>, location: FileRange, outcome: &Outcome) -> Opt
             // A child module's variable without a value was not passed by its caller (`module.a:var.x`): OpenTofu
             // requires it in the `module` block, no .tfvars file can set it.
             let workspace = names.iter().any(|n| n.ends_with(".workspace"));
-            let fix = if names.iter().any(|n| n.contains(':')) {
+            let fix = if !names.iter().any(|n| n.contains("var.") || n.ends_with(".workspace")) {
+                "the file does not exist here, but may be created before OpenTofu runs"
+            } else if names.iter().any(|n| n.contains(':')) {
                 "pass it in the calling `module` block (OpenTofu requires a variable without a default there)"
             } else if workspace && one {
                 "select a workspace with --workspace or TF_WORKSPACE (or run `tofu workspace select`)"

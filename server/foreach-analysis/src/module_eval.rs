@@ -215,6 +215,29 @@ pub fn scope_for_node(db: &dyn Db, ws: Workspace, node: &TreeNode) -> (ModuleSco
     (scope, diags)
 }
 
+/// The scope of a directory that holds no root module (no `.tf` files): no variables and no locals, only literals,
+/// functions and `path.*`, as `tofu console` evaluates in an empty directory. `dir` is absolute.
+pub fn empty_root_scope(db: &dyn Db, ws: Workspace, dir: &str) -> ModuleScope {
+    let workspace_root = ws
+        .read_roots(db)
+        .iter()
+        .find(|r| dir == r.as_str() || dir.starts_with(&format!("{r}/")))
+        .cloned()
+        .unwrap_or_else(|| dir.to_string());
+    ModuleScope::new(ModuleStaticInputs {
+        module_label: String::new(),
+        variables: Vec::new(),
+        locals: Vec::new(),
+        path_module: ".".to_string(),
+        path_root: ".".to_string(),
+        path_cwd: dir.to_string(),
+        workspace: ws.settings(db).workspace_name.clone(),
+        workspace_root,
+        files: db.file_reader(),
+        budget: Default::default(),
+    })
+}
+
 /// Looks up the value supplied for a variable by name.
 type SuppliedFn<'a> = Box<dyn Fn(&str) -> Option<SuppliedValue> + 'a>;
 

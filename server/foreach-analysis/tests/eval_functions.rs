@@ -7,7 +7,7 @@ use eval_support::*;
 use foreach_analysis::FileRange;
 use foreach_analysis::eval::budget::Budget;
 use foreach_analysis::eval::render::compact;
-use foreach_analysis::eval::{EvalContext, FileReader, ModuleScope};
+use foreach_analysis::eval::{EvalContext, FileReader, ModuleScope, UnknownCause};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -77,6 +77,13 @@ fn collection_functions() {
         ("contains([[1]], [1])", "true"),
         ("distinct([])", "tolist([])"),
         ("element([1, 2, 3], 4)", "2"),
+        // Negative indices count from the end (OpenTofu 1.10+) and wrap like positive ones: cty's `i % len`, plus
+        // `len` when negative.
+        ("element([1, 2, 3], -1)", "3"),
+        ("element([1, 2, 3], -3)", "1"),
+        ("element([1, 2, 3], -4)", "3"),
+        ("element([1, 2, 3], -7)", "3"),
+        ("element(tolist([\"a\", \"b\"]), -2)", "\"a\""),
         ("flatten([])", "[]"),
         ("index([1, 2], 2)", "1"),
         ("keys({ b = 1, a = 2 })", "[\"a\", \"b\"]"),
@@ -106,7 +113,8 @@ fn collection_functions() {
         ("coalescelist(1)", "a list or tuple is required"),
         ("concat([1], 2)", "must be lists or tuples"),
         ("element([], 0)", "empty list"),
-        ("element([1], -1)", "must not be negative"),
+        ("element([], -1)", "empty list"),
+        ("element([1], -1.5)", "not a whole number"),
         ("index([1], 2)", "item not found"),
         ("keys([1])", "a map or object is required"),
         ("length(true)", "a string, collection or structure is required"),
@@ -409,7 +417,12 @@ impl FileReader for Files {
     }
     fn walk(&self, dir: &str) -> Result<Vec<String>, String> {
         let prefix = format!("{dir}/");
-        Ok(self.0.keys().filter_map(|k| k.strip_prefix(&prefix).map(String::from)).collect())
+        let files: Vec<String> = self.0.keys().filter_map(|k| k.strip_prefix(&prefix).map(String::from)).collect();
+        if files.is_empty() { Err("no such directory".into()) } else { Ok(files) }
+    }
+    fn missing(&self, path: &str) -> bool {
+        let prefix = format!("{path}/");
+        !self.0.keys().any(|k| k == path || k.starts_with(&prefix))
     }
 }
 
@@ -448,6 +461,31 @@ fn file_functions_read_inside_the_workspace_only() {
     assert_eq!(file_eval(&s, "fileexists(\"nope\")").0, "false");
     assert_eq!(file_eval(&s, "fileset(\"conf\", \"**/*.json\")").0, "toset([\"a.json\", \"sub/b.json\"])");
     assert_eq!(file_eval(&s, "fileset(\".\", \"*.txt\")").0, "toset([\"hello.txt\"])");
+    // A directory that does not exist (or a file in its place) matches nothing, as OpenTofu's glob does.
+    assert_eq!(file_eval(&s, "fileset(\"nope\", \"*\")"), ("toset([])".to_string(), vec![]));
+    assert_eq!(file_eval(&s, "fileset(\"hello.txt\", \"*\")"), ("toset([])".to_string(), vec![]));
+    // Wildcards in the path too: OpenTofu globs `path/pattern` and gives matches relative to `path` (as Go's
+    // filepath.Rel); results checked with `terraform console` on the same tree.
+    let set = |expr: &str| file_eval(&s, expr).0;
+    assert_eq!(set("fileset(\"conf/**\", \"*.json\")"), "toset([\"../a.json\", \"../sub/b.json\"])");
+    assert_eq!(set("fileset(\"./*/sub\", \"*.json\")"), "toset([\"../../conf/sub/b.json\"])");
+    assert_eq!(set("fileset(\".\", \"conf/*.json\")"), "toset([\"conf/a.json\"])");
+    assert_eq!(set("fileset(\"conf\", \"../conf/*.json\")"), "toset([\"a.json\"])");
+    assert_eq!(set("fileset(\"nope/**\", \"*\")"), "toset([])");
+    assert_eq!(set("fileset(\"conf/a.json\", \"\")"), "toset([\".\"])");
+    assert_eq!(set("fileset(\"conf\", \"\")"), "toset([])");
+    assert_eq!(set("fileset(\".\", \"conf/**/*.{json,txt}\")"), "toset([\"conf/a.json\", \"conf/sub/b.json\"])");
+    assert_eq!(set("fileset(\"{conf,x}\", \"*.{json,yml}\")"), "toset([\"../conf/a.json\"])");
+    assert_eq!(set("fileset(\".\", \"{hello,t}.{txt,tpl}\")"), "toset([\"hello.txt\", \"t.tpl\"])");
+    assert_eq!(set("fileset(\".\", \"conf/a}.json\")"), "toset([])");
+    for bad in ["conf/{a.json", "conf/{a,sub/b}.json"] {
+        let (_, d) = file_eval(&s, &format!("fileset(\".\", \"{bad}\")"));
+        assert!(d[0].contains("syntax error in the pattern"), "{bad}: {d:?}");
+    }
+    let (_, d) = file_eval(&s, "fileset(\"conf\", \"../../../etc/*\")");
+    assert!(d[0].contains("outside the repository"), "{d:?}");
+    let (_, d) = file_eval(&s, "fileset(\"/etc\", \"*\")");
+    assert!(d[0].contains("outside the repository"), "{d:?}");
     assert_eq!(file_eval(&s, "filebase64(\"bin.dat\")").0, "\"/wA=\"");
     assert_eq!(file_eval(&s, "filemd5(\"hello.txt\")").0, "\"b1946ac92492d2347c6235b4d2611184\"");
     let (_, d) = file_eval(&s, "file(\"bin.dat\")");
@@ -456,7 +494,22 @@ fn file_functions_read_inside_the_workspace_only() {
     assert!(d[0].contains("outside the repository"), "{d:?}");
     let (_, d) = file_eval(&s, "file(\"/etc/passwd\")");
     assert!(d[0].contains("outside the repository"), "{d:?}");
-    let (_, d) = file_eval(&s, "file(\"missing.txt\")");
+    // A file that does not exist may be generated before OpenTofu runs: unknown, with that reason, and no error.
+    for call in ["file(\"missing.txt\")", "templatefile(\"keys/x.tpl\", {})", "filebase64(\"nope/a.bin\")"] {
+        let e = foreach_syntax::parse_expr(call).unwrap();
+        let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+        assert!(s.take_diagnostics().is_empty(), "{call}");
+        let r = v.first_unknown().unwrap_or_else(|| panic!("{call} is unknown"));
+        assert!(matches!(r.cause, UnknownCause::MissingFile { .. }), "{call}: {r:?}");
+        assert!(r.explanation().contains("does not exist here; it may be created before OpenTofu runs"), "{r:?}");
+    }
+    let e = foreach_syntax::parse_expr("upper(file(\"missing.txt\"))").unwrap();
+    let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+    assert_eq!(v.first_unknown().unwrap().root_name(), "file(\"missing.txt\")");
+    // `try` cannot fall back: OpenTofu reads the file if it is there by then.
+    assert_eq!(file_eval(&s, "try(file(\"missing.txt\"), \"\")"), ("(unknown)".to_string(), vec![]));
+    // A directory exists: reading it is still an error.
+    let (_, d) = file_eval(&s, "file(\"conf\")");
     assert!(d[0].contains("cannot read"), "{d:?}");
     assert_eq!(
         file_eval(&s, "templatefile(\"t.tpl\", { name = \"x\", items = [1, 2] })").0,

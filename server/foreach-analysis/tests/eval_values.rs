@@ -5,7 +5,7 @@ mod eval_support;
 
 use eval_support::*;
 use foreach_analysis::eval::render::{compact, console, console_type};
-use foreach_analysis::eval::types::parse_constraint;
+use foreach_analysis::eval::types::{parse_constraint, parse_variable_type};
 use foreach_analysis::eval::{Constraint, Number, Type, Value, convert, unify};
 
 #[test]
@@ -134,6 +134,16 @@ fn type_constraints_parse_and_display() {
     assert!(bad("optional(string)").contains("only allowed for object attributes"));
     assert!(bad("list(string, number)").contains("requires one argument"));
     assert!(bad("\"string\"").contains("a type specification is required"));
+    // OpenTofu's legacy shorthands, for a variable's whole type only.
+    let var_type = |text: &str| {
+        let e = foreach_syntax::parse_expr(text).unwrap();
+        parse_variable_type(&e, &|_| Ok(Value::null())).map(|c| c.display()).map_err(|e| e.message)
+    };
+    assert_eq!(var_type("map"), Ok("map(any)".to_string()));
+    assert_eq!(var_type("list"), Ok("list(any)".to_string()));
+    assert_eq!(var_type("(list)"), Ok("list(any)".to_string()));
+    assert!(var_type("set").unwrap_err().contains("requires one argument"));
+    assert!(var_type("list(map)").unwrap_err().contains("requires one argument"));
 }
 
 #[test]

@@ -379,6 +379,16 @@ impl foreach_analysis::eval::scope::FileReader for DiskReader {
         self.confined(path).is_ok_and(|p| p.is_file())
     }
 
+    fn missing(&self, path: &str) -> bool {
+        let path = Path::new(path);
+        if !matches!(std::fs::symlink_metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
+            return false;
+        }
+        // Say "missing" only below a directory inside a read boundary, so that a link in the repository cannot be
+        // used to probe which paths exist elsewhere.
+        path.ancestors().skip(1).find(|a| a.exists()).is_some_and(|a| self.confined(&a.to_string_lossy()).is_ok())
+    }
+
     fn walk(&self, dir: &str) -> Result<Vec<String>, String> {
         let mut out = Vec::new();
         // No symlink following: `fileset` must not escape the root through a link, nor loop.

@@ -51,9 +51,11 @@ pub enum EvalFormat {
 
 #[derive(Debug, Clone, Args)]
 pub struct EvalArgs {
-    /// The expression, e.g. `local.regions` or `keys(var.accounts)`.
+    /// The expression, e.g. `local.regions` or `keys(var.accounts)`; it may start with `-` (`-5 + 2`).
+    #[arg(allow_hyphen_values = true)]
     pub expression: String,
-    /// The root module directory (default: the current directory).
+    /// The root module directory (default: the current directory). Relative `--var-file` paths are resolved
+    /// against it, as `tofu -chdir=PATH console` does; it need not hold any configuration.
     #[arg(long, value_name = "PATH", default_value = ".")]
     pub dir: PathBuf,
     #[command(flatten)]

@@ -3,9 +3,9 @@
 
 use std::io::Write;
 
-use foreach_analysis::eval::Value;
 use foreach_analysis::eval::functions::json_text;
 use foreach_analysis::eval::render::console;
+use foreach_analysis::eval::{UnknownCause, UnknownReason, Value};
 use serde_json::json;
 
 use crate::args::{EvalArgs, EvalFormat};
@@ -16,10 +16,18 @@ use foreach_load::{LoadOptions, load, path_string};
 
 pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let paths = [args.dir.clone()];
+    // `--dir` is the directory the command runs in, as `tofu -chdir=DIR`: relative var files are found there.
+    let ordered_vars: Vec<OrderedVar> = ordered_vars
+        .iter()
+        .map(|v| match v {
+            OrderedVar::File(p) if p.is_relative() => OrderedVar::File(args.dir.join(p)),
+            other => other.clone(),
+        })
+        .collect();
     let opts = LoadOptions {
         paths: &paths,
         excludes: &[],
-        ordered_vars,
+        ordered_vars: &ordered_vars,
         env_vars: env_variables(),
         workspace_name: args.vars.workspace_name(),
     };
@@ -28,15 +36,32 @@ pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         Err(e) => return usage(&e.0),
     };
     let Some(root) = loaded.roots.first() else { return usage("no directory given") };
-    let Some(evaluation) = loaded.host.evaluate_in(&path_string(root), &args.expression) else {
-        return usage(&format!("`{}` holds no root module (no .tf or .tofu files)", args.dir.display()));
-    };
+    let evaluation = loaded.host.evaluate_in(&path_string(root), &args.expression);
     let value = evaluation.value;
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
     // Only problems in the expression itself: the module's own diagnostics are `check`'s business.
     for d in evaluation.diagnostics.iter().filter(|d| d.location.file == foreach_analysis::EXPRESSION_FILE) {
         let _ = writeln!(err, "{}[{}]: {}", d.severity.as_str(), d.code.as_str(), d.message);
+    }
+    if let Some(reason) = value.first_unknown()
+        && matches!(
+            reason.cause,
+            UnknownCause::Error { .. } | UnknownCause::Limit { .. } | UnknownCause::Invalid { .. }
+        )
+    {
+        // A failure, not a value OpenTofu would know later: say what failed. An error in the expression itself
+        // was printed above; one in the module (a local that cannot be evaluated) is printed here with its chain.
+        if reason.location().file != foreach_analysis::EXPRESSION_FILE {
+            let _ = match reason.hops.is_empty() {
+                true => writeln!(err, "error: {}", reason.explanation()),
+                false => writeln!(err, "error: {} (via {})", reason.explanation(), via(reason)),
+            };
+        }
+        if args.format == EvalFormat::Json {
+            let _ = writeln!(out, "{}", json!({"error": reason.explanation(), "chain": reason.chain()}));
+        }
+        return ExitStatus::Diagnostics;
     }
     if let Some(reason) = value.first_unknown() {
         let chain = reason.chain_text("the expression");
@@ -63,6 +88,13 @@ pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     };
     let _ = writeln!(out, "{text}");
     ExitStatus::Clean
+}
+
+/// `the expression -> local.a -> local.b`: the hops of an error's chain, without its root.
+fn via(reason: &UnknownReason) -> String {
+    let mut parts = vec!["the expression".to_string()];
+    parts.extend(reason.hops.iter().rev().map(|h| h.name.clone()));
+    parts.join(" -> ")
 }
 
 fn type_of(v: &Value) -> String {

@@ -270,16 +270,13 @@ fn eval_prints_values_in_console_syntax() {
 #[test]
 fn eval_follows_variable_precedence() {
     assert_eq!(eval(&["var.env"]).1, "\"from-auto\"\n", "auto.tfvars beats terraform.tfvars");
-    assert_eq!(eval(&["var.env", "--var-file", "testdata/cli/eval/prod.tfvars"]).1, "\"from-var-file\"\n");
+    assert_eq!(eval(&["var.env", "--var-file", "prod.tfvars"]).1, "\"from-var-file\"\n");
     assert_eq!(
-        eval(&["var.env", "--var-file", "testdata/cli/eval/prod.tfvars", "--var", "env=cli"]).1,
+        eval(&["var.env", "--var-file", "prod.tfvars", "--var", "env=cli"]).1,
         "\"cli\"\n",
         "later command-line options win"
     );
-    assert_eq!(
-        eval(&["var.env", "--var", "env=cli", "--var-file", "testdata/cli/eval/prod.tfvars"]).1,
-        "\"from-var-file\"\n"
-    );
+    assert_eq!(eval(&["var.env", "--var", "env=cli", "--var-file", "prod.tfvars"]).1, "\"from-var-file\"\n");
     assert_eq!(eval(&["local.name", "--workspace", "default"]).1, "\"from-auto-default\"\n");
 }
 
@@ -321,6 +318,49 @@ fn eval_explains_why_a_value_is_not_static() {
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["unknown"], true);
     assert_eq!(v["chain"][0], "local.accounts");
+}
+
+#[test]
+fn eval_works_where_tofu_console_does() {
+    // A directory without configuration still evaluates, like `tofu console` there.
+    let empty = tempfile::tempdir().unwrap();
+    let o = run_in(empty.path(), &["eval", "1 + 1"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "2\n"), "{}", stderr(&o));
+    let o = run_in(empty.path(), &["eval", "upper(\"a\")", "--format", "json"]);
+    assert_eq!(stdout(&o).trim(), r#"{"value":"A","type":"string"}"#, "{}", stderr(&o));
+    // An expression starting with `-` is the expression, not an option.
+    let o = run_in(empty.path(), &["eval", "-5 + 2"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "-3\n"), "{}", stderr(&o));
+    let o = run(&["eval", "--dir", "testdata/cli/eval", "-length(var.env)"]);
+    assert_eq!(stdout(&o), "-9\n", "{}", stderr(&o));
+    // `--var-file` is relative to `--dir`, as with `tofu -chdir=DIR`.
+    let o = run(&["eval", "var.env", "--dir", "testdata/cli/eval", "--var-file", "prod.tfvars"]);
+    assert_eq!(stdout(&o), "\"from-var-file\"\n", "{}", stderr(&o));
+    let o = run(&["eval", "var.env", "--dir", "testdata/cli/eval", "--var-file", "testdata/cli/eval/prod.tfvars"]);
+    assert_eq!(o.status.code(), Some(2), "a path relative to the current directory is not looked up there");
+    let abs = fixture("eval/prod.tfvars");
+    let o = run(&["eval", "var.env", "--dir", "testdata/cli/eval", "--var-file", abs.to_str().unwrap()]);
+    assert_eq!(stdout(&o), "\"from-var-file\"\n", "{}", stderr(&o));
+}
+
+#[test]
+fn eval_prints_errors_not_unknowns() {
+    // An error in the expression: the diagnostic, and nothing claiming the value is merely not known.
+    let o = run(&["eval", "[][0]", "--dir", "testdata/cli/eval"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "", "{}", stdout(&o));
+    assert!(stderr(&o).contains("error[evaluation-error]: index 0 is out of range"), "{}", stderr(&o));
+    let o = run(&["eval", "[][0]", "--dir", "testdata/cli/eval", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["error"].as_str().unwrap().contains("out of range"), "{v}");
+    assert!(v.get("unknown").is_none(), "{v}");
+    // An error in a local the expression uses: printed with the chain that reached it.
+    let o = run(&["eval", "local.uses", "--dir", "testdata/cli/eval-errors"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+    let err = stderr(&o);
+    assert!(err.contains("error: index 0 is out of range"), "{err}");
+    assert!(err.contains("(via the expression -> local.uses -> local.broken)"), "{err}");
 }
 
 #[test]

@@ -96,10 +96,7 @@ fn check_values(dir: &Path) -> Result<(), Failed> {
         let text = fixture.file(file).map(|f| f.text().into_owned()).unwrap_or_default();
         let Some(bytes) = range.to_byte_range(&text) else { continue };
         let expr = &text[bytes];
-        let Some(evaluation) = host.evaluate_in(&root, expr) else {
-            failures.push(format!("{}: no root module to evaluate `{expr}` in", file.display()));
-            continue;
-        };
+        let evaluation = host.evaluate_in(&root, expr);
         let got =
             if evaluation.value.first_unknown().is_some() { "unknown".to_string() } else { compact(&evaluation.value) };
         if got != *want {

@@ -8,7 +8,6 @@
 use super::number::Number;
 use super::types::{Constraint, Type};
 use super::value::{Attrs, Value};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// Why a conversion failed, with the path to the offending element (`["a"][0]`, `.name`).
@@ -209,87 +208,13 @@ pub fn convert_to_type(v: &Value, t: &Type) -> Result<Value, ConvError> {
     convert(v, &Constraint::from_type(t))
 }
 
-/// The single type all of `types` can convert to, if there is one (`Dynamic` for none or only dynamic).
+/// The single type all of `types` can convert to, if there is one (`Dynamic` for none or only dynamic), by
+/// cty's unsafe unification ([`super::unify`]). A top-level `Dynamic` here is an unknown value whose type we do
+/// not track (OpenTofu would know it), so it is left out rather than making the result dynamic.
 pub fn unify(types: impl Iterator<Item = Type>) -> Option<Type> {
-    unify_vec(types.collect())
-}
-
-fn unify_vec(types: Vec<Type>) -> Option<Type> {
-    let mut known: Vec<Type> = types.into_iter().filter(|t| *t != Type::Dynamic).collect();
-    known.dedup();
-    let Some(first) = known.first().cloned() else {
+    let known: Vec<Type> = types.filter(|t| *t != Type::Dynamic).collect();
+    if known.is_empty() {
         return Some(Type::Dynamic);
-    };
-    if known.iter().all(|t| *t == first) {
-        return Some(first);
     }
-    if known.iter().all(Type::is_primitive) {
-        let has_string = known.contains(&Type::String);
-        return if has_string { Some(Type::String) } else { None };
-    }
-    // Sequences: lists, sets and tuples unify to a list (a set only if all are sets) of the unified elements.
-    let is_seq = |t: &Type| matches!(t, Type::List(_) | Type::Set(_) | Type::Tuple(_));
-    if known.iter().all(is_seq) {
-        let mut elems = Vec::new();
-        let mut all_tuples_same_len = true;
-        let len0 = if let Type::Tuple(items) = &first { Some(items.len()) } else { None };
-        for t in &known {
-            match t {
-                Type::List(e) | Type::Set(e) => {
-                    elems.push((**e).clone());
-                    all_tuples_same_len = false;
-                }
-                Type::Tuple(items) => {
-                    if Some(items.len()) != len0 {
-                        all_tuples_same_len = false;
-                    }
-                    elems.extend(items.iter().cloned());
-                }
-                _ => {}
-            }
-        }
-        if all_tuples_same_len && let Some(n) = len0 {
-            let mut out = Vec::with_capacity(n);
-            for i in 0..n {
-                let column = known.iter().map(|t| match t {
-                    Type::Tuple(items) => items[i].clone(),
-                    _ => Type::Dynamic,
-                });
-                out.push(unify_vec(column.collect())?);
-            }
-            return Some(Type::Tuple(std::sync::Arc::new(out)));
-        }
-        let e = unify_vec(elems)?;
-        if known.iter().all(|t| matches!(t, Type::Set(_))) {
-            return Some(Type::Set(Box::new(e)));
-        }
-        return Some(Type::List(Box::new(e)));
-    }
-    let is_mapping = |t: &Type| matches!(t, Type::Map(_) | Type::Object(_));
-    if known.iter().all(is_mapping) {
-        // Objects with the same attribute names stay objects; anything else becomes a map.
-        if let Type::Object(a0) = &first
-            && known.iter().all(|t| matches!(t, Type::Object(a) if a.keys().eq(a0.keys())))
-        {
-            let mut out = BTreeMap::new();
-            for k in a0.keys() {
-                let column = known.iter().map(|t| match t {
-                    Type::Object(a) => a[k].clone(),
-                    _ => Type::Dynamic,
-                });
-                out.insert(k.clone(), unify_vec(column.collect())?);
-            }
-            return Some(Type::Object(std::sync::Arc::new(out)));
-        }
-        let mut elems = Vec::new();
-        for t in &known {
-            match t {
-                Type::Map(e) => elems.push((**e).clone()),
-                Type::Object(a) => elems.extend(a.values().cloned()),
-                _ => {}
-            }
-        }
-        return Some(Type::Map(Box::new(unify_vec(elems)?)));
-    }
-    None
+    super::unify::unify(&known, true)
 }

@@ -7,7 +7,7 @@
 //! `template.rs`, operators in `ops.rs`, function calls in `functions/`.
 
 use super::budget::{Budget, Exceeded};
-use super::convert::{convert, to_string, unify};
+use super::convert::{convert, to_string};
 use super::scope::Scope;
 use super::types::{Constraint, Type};
 use super::value::{Attrs, UnknownCause, UnknownReason, Value};
@@ -234,21 +234,49 @@ impl<'a> Evaluator<'a> {
         self.bindings.iter().rev().find(|(n, _)| &**n == name).map(|(_, v)| v)
     }
 
+    /// HCL's `ConditionalExpr`: both results are evaluated and their types unified (cty's unsafe unification)
+    /// before the condition is looked at, so mismatched types are an error whatever the condition; only the
+    /// chosen result's errors count, and it is converted to the unified type (`c ? toset(["a"]) : []` is a set).
+    /// The marks of the condition and of both results all go on the result.
     fn eval_conditional(&mut self, cond: &Expr, then_expr: &Expr, else_expr: &Expr) -> Value {
-        let c = self.eval(cond);
-        // Both branches are evaluated (HCL unifies their types), but only the chosen one's errors count.
         let mark = self.diagnostics.len();
+        let c = self.eval(cond);
+        let c_diags: Vec<Diagnostic> = self.diagnostics.drain(mark..).collect();
         let t = self.eval(then_expr);
         let t_diags: Vec<Diagnostic> = self.diagnostics.drain(mark..).collect();
         let e = self.eval(else_expr);
         let e_diags: Vec<Diagnostic> = self.diagnostics.drain(mark..).collect();
-        let (c, sensitive) = (c.unmarked().clone(), c.is_sensitive());
-        let choice = match c {
-            Value::Unknown(r) => return Value::Unknown(r),
+        let is_plain_null = |v: &Value| matches!(v, Value::Null(Type::Dynamic));
+        let (tt, et) = (t.unmarked().type_of(), e.unmarked().type_of());
+        // A literal `null` takes the other result's type; an unknown (dynamic) result leaves the type open.
+        let result_type = if is_plain_null(&t) {
+            Some(et.clone())
+        } else if is_plain_null(&e) {
+            Some(tt.clone())
+        } else if tt == Type::Dynamic || et == Type::Dynamic {
+            Some(Type::Dynamic)
+        } else {
+            super::unify::unify(&[tt.clone(), et.clone()], true)
+        };
+        let Some(result_type) = result_type else {
+            return self.error(
+                Code::EvaluationError,
+                then_expr.range.cover(else_expr.range),
+                format!(
+                    "inconsistent conditional result types: the true result is {} and the false result is {}",
+                    tt.friendly_name(),
+                    et.friendly_name()
+                ),
+            );
+        };
+        self.diagnostics.extend(c_diags);
+        let sensitive = c.is_sensitive() || t.is_sensitive() || e.is_sensitive();
+        let choice = match c.unmarked() {
+            Value::Unknown(r) => return Value::Unknown(r.clone()),
             Value::Null(_) => {
                 return self.error(Code::EvaluationError, cond.range, "the condition value is null");
             }
-            v => match convert(&v, &Constraint::Bool) {
+            v => match convert(v, &Constraint::Bool) {
                 Ok(Value::Bool(b)) => b,
                 _ => {
                     return self.error(
@@ -259,31 +287,24 @@ impl<'a> Evaluator<'a> {
                 }
             },
         };
-        let (chosen, diags, range) =
-            if choice { (t.clone(), t_diags, then_expr.range) } else { (e.clone(), e_diags, else_expr.range) };
-        let had_errors = !diags.is_empty();
+        let (chosen, diags, range, which) = if choice {
+            (t.unmarked(), t_diags, then_expr.range, "true")
+        } else {
+            (e.unmarked(), e_diags, else_expr.range, "false")
+        };
         self.diagnostics.extend(diags);
-        if had_errors {
-            return chosen;
-        }
-        let unified = unify([t.type_of(), e.type_of()].into_iter());
-        let result = match unified {
-            Some(ty) if ty != Type::Dynamic => match convert(&chosen, &Constraint::from_type(&ty)) {
+        let result = if chosen.type_of() == result_type {
+            chosen.clone()
+        } else {
+            match convert(chosen, &Constraint::from_type(&result_type)) {
                 Ok(v) => v,
                 Err(err) => {
-                    self.error(Code::EvaluationError, range, format!("inconsistent conditional result types: {err}"))
+                    let msg = format!(
+                        "inconsistent conditional result types: the {which} result value has the wrong type: {err}"
+                    );
+                    self.error(Code::EvaluationError, range, msg)
                 }
-            },
-            Some(_) => chosen,
-            None => self.error(
-                Code::EvaluationError,
-                then_expr.range.cover(else_expr.range),
-                format!(
-                    "inconsistent conditional result types: the true result is {} and the false result is {}",
-                    t.friendly_type(),
-                    e.friendly_type()
-                ),
-            ),
+            }
         };
         if sensitive { result.mark_sensitive() } else { result }
     }

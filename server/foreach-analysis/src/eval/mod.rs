@@ -2,7 +2,7 @@
 //! derived from them, literals, pure functions), computed as OpenTofu computes them, and for everything else an
 //! unknown value that says why.
 //!
-//! Layout: `number`/`value`/`types`/`convert`/`render` model cty; `expr` and `template` evaluate the AST;
+//! Layout: `number`/`value`/`types`/`convert`/`unify`/`render` model cty; `expr` and `template` evaluate the AST;
 //! `functions/` holds the built-ins by group; `scope` resolves `var.`/`local.`/`path.` references for one module
 //! and collects diagnostics; `budget` bounds depth, size and steps. Nothing here prints or does IO except through
 //! the [`scope::FileReader`] the host provides.
@@ -20,6 +20,7 @@ pub mod scope;
 pub mod template;
 mod traverse;
 pub mod types;
+pub mod unify;
 pub mod value;
 
 pub use cli::cli_value;

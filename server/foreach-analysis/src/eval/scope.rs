@@ -12,7 +12,7 @@ use super::budget::Budget;
 use super::convert::convert;
 use super::expr::{EvalContext, Evaluator, eval_literal_expr};
 use super::functions::file::resolve_path;
-use super::types::{Constraint, parse_constraint};
+use super::types::{Constraint, parse_variable_type};
 use super::value::{Hop, UnknownCause, Value};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
@@ -62,6 +62,12 @@ pub trait FileReader: Send + Sync {
     fn is_file(&self, path: &str) -> bool;
     /// Every file below `dir`, as paths relative to `dir` with `/` separators.
     fn walk(&self, dir: &str) -> Result<Vec<String>, String>;
+    /// Whether nothing at all is at `path` (no file, directory or link, not even a dangling one). A file function
+    /// reading such a path gives an unknown value rather than an error: real configurations read files that are
+    /// generated before OpenTofu runs or not committed. The default (`false`) keeps every failure an error.
+    fn missing(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// A scope with nothing in it: for `.tfvars` values and other constant expressions.
@@ -364,7 +370,7 @@ impl ModuleScope {
                 let eval_default = |e: &Expr| -> Result<Value, String> {
                     eval_literal_expr(*file, e).map_err(|d| d.first().map(|d| d.message.clone()).unwrap_or_default())
                 };
-                match parse_constraint(texpr, &eval_default) {
+                match parse_variable_type(texpr, &eval_default) {
                     Ok(c) => c,
                     Err(e) => {
                         let location = FileRange::new(*file, e.range);

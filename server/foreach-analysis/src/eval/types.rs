@@ -194,6 +194,23 @@ pub fn parse_constraint(
     parse_inner(expr, eval_default, 0)
 }
 
+/// Parses a variable block's `type = ...`: as [`parse_constraint`], plus OpenTofu's legacy shorthands, a bare
+/// `list` or `map` at the top level meaning `list(any)` / `map(any)` (pre-0.12 configurations still use them).
+/// Bare `set`, and bare `list`/`map` nested inside another type, stay errors as in OpenTofu.
+pub fn parse_variable_type(
+    expr: &Expr,
+    eval_default: &dyn Fn(&Expr) -> Result<Value, String>,
+) -> Result<Constraint, TypeExprError> {
+    if let ExprKind::Variable(id) = &expr.unparenthesized().kind {
+        match id.name.as_str() {
+            "list" => return Ok(Constraint::List(Box::new(Constraint::Any))),
+            "map" => return Ok(Constraint::Map(Box::new(Constraint::Any))),
+            _ => {}
+        }
+    }
+    parse_constraint(expr, eval_default)
+}
+
 fn err(range: TextRange, message: impl Into<String>) -> TypeExprError {
     TypeExprError { range, message: message.into() }
 }

@@ -349,6 +349,7 @@ fn explain_unknown(
         return Expansion::Invalid;
     }
     let mut names: BTreeSet<String> = BTreeSet::new();
+    let mut files: BTreeSet<String> = BTreeSet::new();
     for r in reasons {
         match &r.cause {
             UnknownCause::VariableWithoutValue { name, .. } => {
@@ -360,6 +361,9 @@ fn explain_unknown(
             UnknownCause::WorkspaceNotSelected { reference, .. } => {
                 names.insert(reference.clone());
             }
+            UnknownCause::MissingFile { .. } => {
+                files.insert(r.root_name());
+            }
             _ => {}
         }
     }
@@ -367,7 +371,14 @@ fn explain_unknown(
     let vars: Vec<String> = names.iter().filter(|n| is_input(n)).map(|n| format!("`{n}`")).collect();
     let fns: Vec<String> = names.iter().filter(|n| !is_input(n)).map(|n| format!("`{n}`")).collect();
     let workspace = reasons.iter().any(|r| matches!(r.cause, UnknownCause::WorkspaceNotSelected { .. }));
-    let message = if vars.is_empty() {
+    let message = if !files.is_empty() && vars.is_empty() && fns.is_empty() {
+        let files: Vec<String> = files.iter().map(|n| format!("`{n}`")).collect();
+        format!(
+            "the instances of provider `{name}`{in_module} depend on {}, a file that does not exist here (it may be \
+             created before OpenTofu runs), so references to its instances are not checked",
+            files.join(", ")
+        )
+    } else if vars.is_empty() {
         format!(
             "the instances of provider `{name}`{in_module} depend on {}, whose value OpenTofu computes when it runs \
              and nobody can predict, so references to its instances are not checked",

@@ -168,13 +168,13 @@ fn element(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         return arg_err(0, format!("a list or tuple is required, not {}", a[0].friendly_type()));
     };
     let i = int_arg(&a[1], 1)?;
-    if i < 0 {
-        return arg_err(1, "the index must not be negative");
-    }
     if items.is_empty() {
         return arg_err(0, "cannot use element function with an empty list");
     }
-    Ok(items[(i as usize) % items.len()].clone())
+    // The index wraps around in both directions (negative since OpenTofu 1.10): -1 is the last element, and
+    // -len-1 wraps to the last element again, as cty's `index % len`, plus `len` when negative, computes.
+    let i = i.rem_euclid(items.len() as i64) as usize;
+    Ok(items[i].clone())
 }
 
 fn flatten(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {

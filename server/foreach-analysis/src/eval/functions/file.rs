@@ -3,7 +3,9 @@
 //!
 //! Files are read through the host's [`FileReader`](crate::eval::scope::FileReader); relative paths resolve
 //! against the working directory (`path.cwd`), as OpenTofu resolves them, and every path must stay inside the
-//! workspace root after normalisation. Without a reader the result is unknown, not an error.
+//! workspace root after normalisation. Without a reader the result is unknown, not an error. A file that does not
+//! exist at all is unknown too ([`FnError::MissingFile`]): real repositories read files generated before OpenTofu
+//! runs (keys, rendered JSON) or kept out of git; a file that exists but cannot be read stays an error.
 
 use super::hash::hex;
 use super::string::s;
@@ -82,7 +84,12 @@ pub(crate) fn read(cx: &mut FnCtx<'_, '_>, path: &str) -> Result<Vec<u8>, FnErro
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
     let full = resolve_path(access.base_dir, access.root, path).map_err(FnError::Msg)?;
-    let bytes = access.reader.read(&full).map_err(|e| FnError::Msg(format!("cannot read {path:?}: {e}")))?;
+    let bytes = match access.reader.read(&full) {
+        Ok(bytes) => bytes,
+        // Not here, but it may be generated before OpenTofu runs: unknown, not an error.
+        Err(_) if access.reader.missing(&full) => return Err(FnError::MissingFile(path.to_string())),
+        Err(e) => return Err(FnError::Msg(format!("cannot read {path:?}: {e}"))),
+    };
     if bytes.len() > cx.ev.budget.max_string {
         return Err(FnError::Limit(crate::eval::budget::Exceeded::String(bytes.len())));
     }
@@ -97,22 +104,107 @@ fn fileexists(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::Bool(access.reader.is_file(&full)))
 }
 
+/// OpenTofu globs `Clean(Join(path, pattern))` (so `path` may hold wildcards too, `"${path.root}/../**/stacks"`)
+/// and gives each regular file matched relative to `path`, lexically as Go's `filepath.Rel` (`../a/stacks/x.yaml`).
+/// A directory that does not exist, or a file where a directory should be, matches nothing: an empty set.
 fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let Some(access) = cx.ev.scope.files() else {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
     let dir = resolve_path(access.base_dir, access.root, s(&a[0])).map_err(FnError::Msg)?;
-    let files = access.reader.walk(&dir).map_err(|e| FnError::Msg(format!("cannot list {:?}: {e}", s(&a[0]))))?;
-    let pattern: Vec<&str> = s(&a[1]).split('/').filter(|p| !p.is_empty() && *p != ".").collect();
+    let joined = format!("{dir}/{}", s(&a[1]));
+    if !braces_valid(&joined) {
+        return err(format!("syntax error in the pattern {joined:?}: an unclosed `{{`, or a `/` inside `{{...}}`"));
+    }
+    let Some(alternatives) = expand_braces(&joined, 256) else {
+        return Err(FnError::Unknown("the pattern has too many `{...}` alternatives to evaluate".into()));
+    };
     let mut out = Vec::new();
-    for file in files {
-        let segs: Vec<&str> = file.split('/').collect();
-        if glob_segments(&pattern, &segs) {
-            out.push(Value::string(file));
+    for alternative in alternatives {
+        let full = normalize(&alternative);
+        let segs: Vec<&str> = full.split('/').filter(|p| !p.is_empty()).collect();
+        // The directory to list: the longest prefix without wildcards, which must stay inside the read boundary.
+        let literal = segs.iter().take_while(|p| !p.bytes().any(|b| matches!(b, b'*' | b'?' | b'[' | b'\\'))).count();
+        let prefix = format!("/{}", segs[..literal].join("/"));
+        let prefix = resolve_path(access.base_dir, access.root, &prefix).map_err(FnError::Msg)?;
+        let pattern = &segs[literal..];
+        if pattern.is_empty() {
+            if access.reader.is_file(&prefix) {
+                out.push(Value::string(relative(&dir, &prefix)));
+            }
+        } else if !access.reader.missing(&prefix) && !access.reader.is_file(&prefix) {
+            let files =
+                access.reader.walk(&prefix).map_err(|e| FnError::Msg(format!("cannot list {:?}: {e}", s(&a[0]))))?;
+            for file in files {
+                cx.tick(1)?;
+                let file_segs: Vec<&str> = file.split('/').collect();
+                if glob_segments(pattern, &file_segs) {
+                    out.push(Value::string(relative(&dir, &format!("{}/{file}", prefix.trim_end_matches('/')))));
+                }
+            }
+        }
+        cx.check_len(out.len())?;
+    }
+    Ok(Value::set(Type::String, out))
+}
+
+/// doublestar rejects an unclosed `{` and alternatives that span directories (`{a,b/c}`); a stray `}` is literal.
+fn braces_valid(pattern: &str) -> bool {
+    let mut depth = 0usize;
+    for b in pattern.bytes() {
+        match b {
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b'/' if depth > 0 => return false,
+            _ => {}
         }
     }
-    cx.check_len(out.len())?;
-    Ok(Value::set(Type::String, out))
+    depth == 0
+}
+
+/// doublestar's `{a,b}` alternatives (nested ones too), as the plain patterns they stand for; `None` past `limit`
+/// patterns. A `{` without its `}` is literal.
+fn expand_braces(pattern: &str, limit: usize) -> Option<Vec<String>> {
+    let bytes = pattern.as_bytes();
+    let Some(open) = bytes.iter().position(|&b| b == b'{') else { return Some(vec![pattern.to_string()]) };
+    let mut depth = 0;
+    let mut bounds = vec![open];
+    let mut close = None;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(i);
+                    break;
+                }
+            }
+            b',' if depth == 1 => bounds.push(i),
+            _ => {}
+        }
+    }
+    let Some(close) = close else { return Some(vec![pattern.to_string()]) };
+    bounds.push(close);
+    let (head, tail) = (&pattern[..open], &pattern[close + 1..]);
+    let mut out = Vec::new();
+    for w in bounds.windows(2) {
+        out.extend(expand_braces(&format!("{head}{}{tail}", &pattern[w[0] + 1..w[1]]), limit)?);
+        if out.len() > limit {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Go's `filepath.Rel` for two clean absolute paths: `target` as seen from `base`, with `..` where needed.
+fn relative(base: &str, target: &str) -> String {
+    let b: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    let t: Vec<&str> = target.split('/').filter(|p| !p.is_empty()).collect();
+    let common = b.iter().zip(&t).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<&str> = vec![".."; b.len() - common];
+    parts.extend(&t[common..]);
+    if parts.is_empty() { ".".to_string() } else { parts.join("/") }
 }
 
 /// `**` matches any number of whole segments; other segments use [`glob`].

@@ -133,6 +133,8 @@ pub enum FnError {
     Limit(Exceeded),
     /// The function needs something that is not known (a file outside the workspace reader, say).
     Unknown(String),
+    /// The file at this path (as written in the call) does not exist here; it may be created before OpenTofu runs.
+    MissingFile(String),
 }
 
 pub fn err<T>(msg: impl Into<String>) -> Result<T, FnError> {
@@ -346,6 +348,10 @@ pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) ->
         Err(FnError::Unknown(m)) => {
             let location = ev.range(range);
             return Value::unknown(UnknownCause::Error { message: m, location });
+        }
+        Err(FnError::MissingFile(path)) => {
+            let location = ev.range(range);
+            return Value::unknown(UnknownCause::MissingFile { function: name.to_string(), path, location });
         }
     };
     if sensitive { v.mark_sensitive() } else { v }

@@ -1,0 +1,40 @@
+# HCL unifies a conditional's two result types (cty's unsafe unification) and converts the chosen one: a set and an
+# empty tuple unify to a set, so `toset(["0"])` or `[]` is a valid provider `for_each` whichever branch is taken
+# (the pattern of GoodRxOSS/lifecycle-opentofu). A branch that fails but is not taken only contributes an open type.
+
+variable "cloud" {
+  type    = string
+  default = "aws"
+}
+
+provider "aws" {
+  alias = "alias"
+  for_each = (var.cloud == "aws"
+    ? toset(["0"]) : []
+  )
+  region = "us-east-1"
+}
+
+provider "google" {
+  alias = "alias"
+  for_each = (var.cloud == "gcp"
+    ? toset(["0"]) : []
+  )
+  project = "p"
+}
+
+resource "aws_s3_bucket" "b" {
+  for_each = toset(["0"])
+  provider = aws.alias[each.key]
+}
+
+locals {
+  taken     = var.cloud == "aws" ? toset(["0"]) : []
+  #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: toset(["0"])
+  not_taken = var.cloud == "gcp" ? toset(["0"]) : []
+  #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: toset([])
+  failing   = false ? { a = true, c = [][0] } : {}
+  #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: tomap({})
+  to_list   = true ? [1] : tolist(["a"])
+  #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: tolist(["1"])
+}

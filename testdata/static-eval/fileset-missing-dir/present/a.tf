@@ -1,0 +1,1 @@
+# a file for fileset to find
