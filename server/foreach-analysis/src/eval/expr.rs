@@ -195,6 +195,24 @@ impl<'a> Evaluator<'a> {
             }
             ExprKind::Binary { lhs, op, rhs } => {
                 let l = self.eval(lhs);
+                // OpenTofu 1.10+ short-circuits `&&` and `||`: `var.x == null || var.x.y == 1` does not fail when
+                // `var.x` is null, because the right side is not evaluated once the left decides the result.
+                // (Terraform 1.11, the differential oracle, still evaluates both sides.)
+                // The skipped side is still evaluated for OpenTofu's static validation (a reference to an
+                // undeclared variable is an error there too); its evaluation errors are dropped.
+                if let Some(decided) = super::ops::short_circuit(*op, &l) {
+                    let before = self.diagnostics.len();
+                    self.eval(rhs);
+                    let mut i = before;
+                    while i < self.diagnostics.len() {
+                        if self.diagnostics[i].code == Code::UndefinedReference {
+                            i += 1;
+                        } else {
+                            self.diagnostics.remove(i);
+                        }
+                    }
+                    return decided;
+                }
                 let r = self.eval(rhs);
                 super::ops::binary(self, *op, l, r, lhs.range, rhs.range, expr.range)
             }

@@ -63,6 +63,23 @@ pub(crate) fn binary(
     if sensitive { out.mark_sensitive() } else { out }
 }
 
+/// The result of `l && …` or `l || …` when the left side alone decides it (known `false` for `&&`, `true` for
+/// `||`), keeping the left side's sensitivity; `None` when the right side must be evaluated.
+pub(crate) fn short_circuit(op: BinaryOp, l: &Value) -> Option<Value> {
+    let decisive = match op {
+        BinaryOp::And => false,
+        BinaryOp::Or => true,
+        _ => return None,
+    };
+    match l.unmarked() {
+        Value::Bool(b) if *b == decisive => {
+            let out = Value::Bool(decisive);
+            Some(if l.is_sensitive() { out.mark_sensitive() } else { out })
+        }
+        _ => None,
+    }
+}
+
 fn binary_unmarked(
     ev: &mut Evaluator<'_>,
     op: BinaryOp,
