@@ -21,7 +21,7 @@ use crate::model::module::Module;
 use crate::paths::relative_path;
 use crate::providers::config::module_references;
 use crate::providers::expand::{InstanceProviders, analyse_instance};
-use crate::tree::{ModuleTree, NodeId, TreeNode, module_tree};
+use crate::tree::{CallTarget, ModuleTree, NodeId, TreeNode, module_tree};
 use crate::vars::{Assignment, RawValue, root_assignments};
 
 /// The static values of one module instance.
@@ -117,6 +117,14 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         let ctx = call_argument_context(&node, &call.name);
         if known_to_have_no_instances(&scope, call, &ctx) {
             calls_without_instances.push(call.name.clone());
+            continue;
+        }
+        // Arguments exist to give the called module's variables their values: a call whose module is not loaded
+        // (a registry or git source `tofu init` has not installed here) has nothing to read them, and OpenTofu
+        // evaluates them only while planning, with the values it has then (defaults here may be overridden by a
+        // var file this check was not given).
+        let loaded = node.children.iter().any(|c| c.call == call.name && matches!(c.target, CallTarget::Node(_)));
+        if !loaded {
             continue;
         }
         let arguments = call.inputs.iter().map(|input| CallArgument {
