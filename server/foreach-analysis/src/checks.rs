@@ -74,7 +74,8 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
         out.extend(undefined_references(&m));
         let mut provider_diags = module_provider_checks(&m);
         let file_text = |id| dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db).clone(), f.kind(db)));
-        crate::fixes::add_alias::attach(&m, &mut provider_diags, &file_text);
+        let alias_for = |name: &str| crate::providers::config::suggested_alias(&m, name);
+        crate::fixes::add_alias::attach(&m, &mut provider_diags, &file_text, &alias_for);
         out.extend(provider_diags);
         for (shadowed, winner) in &m.shadowed {
             let winner_name = dir

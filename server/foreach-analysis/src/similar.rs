@@ -423,3 +423,6 @@ fn first_line(text: &str, range: TextRange) -> TextRange {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fix_tests;

@@ -10,11 +10,13 @@ use std::collections::BTreeSet;
 
 use foreach_syntax::ast::Expr;
 
-use crate::base::{FileId, FileRange};
+use crate::base::{FileId, FileRange, FileText};
 use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
 use crate::eval::scope::ModuleScope;
 use crate::eval::{EvalContext, UnknownCause, UnknownReason, Value};
+use crate::fixes::add_key;
 use crate::fixes::filter_for_each::CollectionKind;
+use crate::fixes::key_source::ScopeLookup;
 use crate::model::items::{Arg, ProviderBlock};
 use crate::model::module::Module;
 use crate::providers::config::{ConfigTarget, RefOwner, RefSiteInfo, resolve_config};
@@ -85,9 +87,6 @@ pub struct InstanceProviders {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The text and kind of a file, for building quick fixes.
-pub type FileText<'a> = &'a dyn Fn(FileId) -> Option<(std::sync::Arc<str>, foreach_syntax::FileKind)>;
-
 pub fn analyse_instance(
     module: &Module,
     scope: &ModuleScope,
@@ -119,10 +118,25 @@ pub fn analyse_instance(
             if let Some(fe) = &provider.for_each {
                 let repetition = repetition(for_each, count, scope);
                 let reported = diagnostics.len();
-                resolved.keys =
-                    check_keys(r.file, key_expr, &repetition, &expansions[i], provider, fe, scope, &mut diagnostics);
-                let lookup = crate::fixes::key_source::ScopeLookup { module, scope, file_text };
-                crate::fixes::add_key::attach(&mut diagnostics[reported..], fe, &resolved, &expansions[i], &lookup);
+                resolved.keys = check_keys(
+                    r.file,
+                    key_expr,
+                    &repetition,
+                    &expansions[i],
+                    provider,
+                    fe,
+                    scope,
+                    file_text,
+                    &mut diagnostics,
+                );
+                if let Some(known) = expansions[i].keys() {
+                    let mut missing: Vec<&str> =
+                        resolved.keys.iter().filter_map(|k| k.key.as_deref()).filter(|k| !known.contains(k)).collect();
+                    missing.sort_unstable();
+                    missing.dedup();
+                    let lookup = ScopeLookup { module, scope, file_text };
+                    add_key::attach(&mut diagnostics[reported..], fe, &missing, &resolved.config, &lookup);
+                }
                 if let Some(d) = removal_trap(module, site, for_each, fe, scope, address, file_text) {
                     diagnostics.push(d);
                 }
@@ -448,6 +462,7 @@ fn check_keys(
     provider: &ProviderBlock,
     provider_for_each: &Arg,
     scope: &ModuleScope,
+    file_text: FileText<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<SelectedKey> {
     let single = [(String::new(), EvalContext { origin: "provider instance key".into(), ..EvalContext::default() })];
@@ -485,7 +500,7 @@ fn check_keys(
         }
     }
     if let (Some(known), false) = (known, missing.is_empty()) {
-        diags.push(unknown_instance(file, key_expr, provider, provider_for_each, &known, &missing));
+        diags.push(unknown_instance(file, key_expr, provider, provider_for_each, &known, &missing, file_text));
     }
     selected
 }
@@ -497,6 +512,7 @@ fn unknown_instance(
     provider_for_each: &Arg,
     known: &[&str],
     missing: &[(String, Option<String>)],
+    file_text: FileText<'_>,
 ) -> Diagnostic {
     let name = config_name(provider);
     let instances = if known.is_empty() {
@@ -531,6 +547,7 @@ fn unknown_instance(
             automatic: false,
         });
     }
+    let _ = file_text;
     d
 }
 
