@@ -1,12 +1,16 @@
 //! Runs every fixture under `testdata/` and every ```` ```hcl ```` example in `docs/diagnostics/*.md` through the
 //! same loading and analysis path as `foreach-ls check`, and compares the diagnostics with the inline annotations
 //! (see `testdata/README.md`). Each fixture is its own test, named by its path, so
-//! `cargo test --test fixtures -- provider-for-each` filters.
+//! `cargo test --test fixtures -- provider-for-each` filters. Each fixture is also a `fixes/<path>` test: every
+//! quick fix offered on it, applied, must leave valid files without the finding (`support/fix_round_trip.rs`).
 
 use std::path::{Path, PathBuf};
 
-use foreach_analysis::Diagnostic;
+#[path = "support/fix_round_trip.rs"]
+mod fix_round_trip;
+
 use foreach_analysis::eval::render::compact;
+use foreach_analysis::{AnalysisHost, Diagnostic};
 use foreach_fixture::{
     ActualDiagnostic, Expectation, Fixture, Position, check_fixture, discover_fixtures, markdown_hcl_blocks,
 };
@@ -20,8 +24,9 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Loads and analyses a fixture directory like `check` would, with its `fixture.toml` settings.
-fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
+/// Loads a fixture directory like `check` would, with its `fixture.toml` settings; returns the host and the codes
+/// the fixture disables.
+fn load_fixture(dir: &Path) -> Result<(AnalysisHost, Vec<String>), String> {
     let fixture = Fixture::load(dir).map_err(|e| e.to_string())?;
     let config = &fixture.config;
     let mut ordered: Vec<OrderedVar> = config.var_files.iter().map(|f| OrderedVar::File(dir.join(f))).collect();
@@ -29,15 +34,58 @@ fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
     let paths = [dir.to_path_buf()];
     let opts = LoadOptions { ordered_vars: &ordered, ..LoadOptions::new(&paths) };
     let loaded = load(&opts).map_err(|e| e.0)?;
-    let host = loaded.host;
+    Ok((loaded.host, config.disabled_codes.clone()))
+}
+
+/// Loads and analyses a fixture directory like `check` would.
+fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
+    let (host, disabled) = load_fixture(dir)?;
     let root = dir.canonicalize().map_err(|e| e.to_string())?;
     let files = host.file_table();
-    let disabled = &config.disabled_codes;
     let mut out = Vec::new();
     for d in host.diagnostics().iter().filter(|d| !disabled.iter().any(|c| c == d.code.as_str())) {
         out.push(actual(d, &files, &root)?);
     }
     Ok(out)
+}
+
+/// Every fix offered on the fixture, applied, leaves no new syntax error and no longer has its finding.
+fn run_fixes(dir: &Path) -> Result<(), Failed> {
+    let (mut host, disabled) = load_fixture(dir)?;
+    let (_, failures) = fix_round_trip::check(&mut host, &disabled);
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+}
+
+/// JSON files cannot carry annotations, so the JSON case of "use another instance" is a test of its own: the key
+/// is replaced inside the JSON string, which stays valid JSON and a valid reference.
+fn json_use_instance() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let main = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"euw1\", \"use1\"])\n  region   = each.key\n}\n";
+    let json = "{\n  \"resource\": {\n    \"aws_s3_bucket\": {\n      \"b\": {\n        \"provider\": \"aws.by_region[\\\"euw\\\"]\"\n      }\n    }\n  }\n}\n";
+    std::fs::write(dir.path().join("main.tf"), main).map_err(|e| e.to_string())?;
+    std::fs::write(dir.path().join("use.tf.json"), json).map_err(|e| e.to_string())?;
+    let (mut host, _) = load_fixture(dir.path())?;
+    let diags = host.diagnostics();
+    let fix = diags
+        .iter()
+        .flat_map(|d| &d.fixes)
+        .find(|f| f.title.contains("euw1"))
+        .ok_or_else(|| format!("no fix to use `euw1`: {diags:?}"))?;
+    let new_text = &fix.edits[0].new_text;
+    if new_text != "\"aws.by_region[\\\"euw1\\\"]\"" {
+        return Err(format!("the fix writes {new_text}").into());
+    }
+    let (tried, failures) = fix_round_trip::check(&mut host, &[]);
+    if tried == 0 || !failures.is_empty() {
+        return Err(format!("{tried} fixes tried: {}", failures.join("\n")).into());
+    }
+    let fixed = foreach_analysis::fixes::apply_edits(json, &[&fix.edits[0]]).text;
+    std::fs::write(dir.path().join("use.tf.json"), fixed).map_err(|e| e.to_string())?;
+    let (host, _) = load_fixture(dir.path())?;
+    match host.diagnostics().as_slice() {
+        [] => Ok(()),
+        left => Err(format!("after the fix: {left:?}").into()),
+    }
 }
 
 fn actual(
@@ -118,7 +166,8 @@ fn run_doc_example(files: &[(String, String)]) -> Result<(), Failed> {
     let actual = analyse(dir.path())?;
     // Never rewrite a temporary copy: report instead, so the docs page gets fixed by hand.
     foreach_fixture::check_fixture_in(dir.path(), &actual, foreach_fixture::Mode::Check)
-        .map_err(|f| Failed::from(f.to_string()))
+        .map_err(|f| Failed::from(f.to_string()))?;
+    run_fixes(dir.path())
 }
 
 /// The examples of a docs page. A ```` ```hcl ```` block is a new example's `main.tf`; a block whose first line is
@@ -142,8 +191,11 @@ fn main() {
     let mut trials = Vec::new();
     for dir in discover_fixtures(&root.join("testdata")) {
         let name = dir.strip_prefix(&root).unwrap_or(&dir).display().to_string();
+        let fixes = dir.clone();
+        trials.push(Trial::test(format!("fixes/{name}"), move || run_fixes(&fixes)));
         trials.push(Trial::test(name, move || run_dir(&dir)));
     }
+    trials.push(Trial::test("fixes/json-use-instance", json_use_instance));
     let docs = root.join("docs/diagnostics");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
         .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect())

@@ -17,6 +17,7 @@ use crate::eval::{EvalContext, UnknownCause, UnknownReason, Value};
 use crate::fixes::add_key;
 use crate::fixes::filter_for_each::CollectionKind;
 use crate::fixes::key_source::ScopeLookup;
+use crate::fixes::use_instance::use_instance;
 use crate::model::items::{Arg, ProviderBlock};
 use crate::model::module::Module;
 use crate::providers::config::{ConfigTarget, RefOwner, RefSiteInfo, resolve_config};
@@ -540,14 +541,11 @@ fn unknown_instance(
     }
     let mut d = Diagnostic::new(Code::UnknownProviderInstance, FileRange::new(file, key_expr.range), msg)
         .with_related(provider_for_each.expr_location(), format!("the instances of `{name}` come from here"));
-    if let (Some(s), Some(_)) = (closest(&missing[0].0, known.iter().copied()), key_expr.as_string_literal()) {
-        d = d.with_fix(Fix {
-            title: format!("Use the instance `{s}`"),
-            edits: vec![TextEdit { location: FileRange::new(file, key_expr.range), new_text: format!("\"{s}\"") }],
-            automatic: false,
-        });
+    if let (Some(s), Some((text, kind))) = (closest(&missing[0].0, known.iter().copied()), file_text(file))
+        && let Some(fix) = use_instance(file, kind, &text, key_expr, s, format!("Use the instance `{s}`"))
+    {
+        d = d.with_fix(fix);
     }
-    let _ = file_text;
     d
 }
 
