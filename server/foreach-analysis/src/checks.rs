@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use foreach_syntax::TextRange;
 
-use crate::base::FileRange;
+use crate::base::{FileId, FileRange};
 use crate::db::{Db, ModuleDir, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::fixes::line_endings;
 use crate::init_values::init_settings_checks;
 use crate::module_eval::tree_values;
 use crate::providers::checks::module_provider_checks;
@@ -44,6 +45,19 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
         .filter(|(_, s)| !s.is_empty())
         .collect();
     apply_suppressions(&mut out, &suppressions);
+    // Fix builders write `\n`; files with CRLF line endings keep theirs. Only the texts of edited files are read.
+    let edited: HashSet<FileId> =
+        out.iter().flat_map(|d| &d.fixes).flat_map(|f| &f.edits).map(|e| e.location.file).collect();
+    if !edited.is_empty() {
+        let crlf: HashSet<FileId> = ws
+            .dirs(db)
+            .iter()
+            .flat_map(|dir| dir.files(db).iter())
+            .filter(|f| edited.contains(&f.id(db)) && line_endings::uses_crlf(f.text(db)))
+            .map(|f| f.id(db))
+            .collect();
+        line_endings::match_files(&mut out, |file| crlf.contains(&file));
+    }
     sort_and_dedup(&mut out);
     Arc::new(out)
 }

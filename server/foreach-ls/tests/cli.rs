@@ -482,6 +482,14 @@ fn quick_fixes_are_printed_in_human_and_json_output() {
 }
 
 #[test]
+fn code_frames_of_crlf_files_show_no_carriage_returns() {
+    let o = run(&["check", "testdata/syntax/crlf-line-endings", "--no-color"]);
+    let out = stdout(&o);
+    assert!(out.contains("provider = aws.by_region[\"c\"]"), "{out}");
+    assert!(!out.contains('\r') && !out.contains('␍'), "{out:?}");
+}
+
+#[test]
 fn a_symlink_loop_between_modules_ends_in_a_cycle_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("main.tf"), "module \"a\" {\n  source = \"./a\"\n}\n").unwrap();

@@ -78,7 +78,9 @@ pub fn add_keys(c: &LiteralCollection, text: &str, kind: FileKind, keys: &[&str]
                 ls >= usize::from(c.range.start()) && text[ls..usize::from(last.start())].trim().is_empty()
             });
             // The rest of the last item's line, after its comma: nothing, or a comment to keep on that line.
-            let rest_end = text[end..close].find('\n').map(|i| end + i);
+            // (Up to a CRLF's `\r`: new lines go before the line break, whichever it is.)
+            let rest_end =
+                text[end..close].find('\n').map(|i| end + i - usize::from(text[end..end + i].ends_with('\r')));
             let rest = rest_end.map(|e| text[if comma { comma_end } else { end }..e].trim());
             let rest_is_comment = rest.is_some_and(|r| r.is_empty() || r.starts_with('#') || r.starts_with("//"));
             match (own_line, rest_end) {
@@ -187,6 +189,8 @@ mod tests {
             "toset([\n  \"a\", # one\n  \"b\",\n  \"c\"\n])"
         );
         assert_eq!(added("[\n  \"a\",\n]", &["b"]).unwrap(), "[\n  \"a\",\n  \"b\",\n]");
+        // CRLF: the new line goes before the `\r` (the analysis turns its `\n` into the file's `\r\n`).
+        assert_eq!(added("[\r\n  \"a\",\r\n]", &["b"]).unwrap(), "[\r\n  \"a\",\n  \"b\",\r\n]");
         // Items after the last one on its line: stay on one line.
         assert_eq!(added("[\n  \"a\", \"b\"]", &["c"]).unwrap(), "[\n  \"a\", \"b\", \"c\"]");
     }

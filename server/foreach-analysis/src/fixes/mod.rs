@@ -9,6 +9,7 @@ pub mod add_alias;
 pub mod add_key;
 pub mod filter_for_each;
 pub mod key_source;
+pub mod line_endings;
 pub mod use_instance;
 
 use crate::diagnostics::TextEdit;

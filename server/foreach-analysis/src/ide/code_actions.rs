@@ -7,6 +7,7 @@ use crate::base::{FileId, FileRange};
 use crate::checks::workspace_diagnostics;
 use crate::db::{Db, Workspace, parse};
 use crate::diagnostics::{Diagnostic, TextEdit};
+use crate::fixes::line_endings::uses_crlf;
 use crate::suppress::MARKER;
 
 use super::cursor::block_at;
@@ -49,7 +50,7 @@ fn overlaps(a: TextRange, b: TextRange) -> bool {
 }
 
 /// Inserts `# foreach-ls:ignore <code>` on its own line above the top-level block holding the diagnostic, indented
-/// like the block.
+/// like the block, ending the line as the file does.
 fn ignore_for_block(db: &dyn Db, ws: Workspace, d: &Diagnostic) -> Option<Assist> {
     let file = source_file(db, ws, d.location.file)?;
     if !file.kind(db).is_config() || file.kind(db).is_json() {
@@ -70,7 +71,7 @@ fn ignore_for_block(db: &dyn Db, ws: Workspace, d: &Diagnostic) -> Option<Assist
         title: format!("Ignore `{code}` for this block"),
         edits: vec![TextEdit {
             location: FileRange::new(d.location.file, at),
-            new_text: format!("{indent}# {MARKER} {code}\n"),
+            new_text: format!("{indent}# {MARKER} {code}{}", if uses_crlf(text) { "\r\n" } else { "\n" }),
         }],
         diagnostic: d.clone(),
         preferred: false,

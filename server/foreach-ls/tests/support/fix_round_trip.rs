@@ -1,5 +1,5 @@
 //! Every quick fix offered on a fixture, applied, must leave its files without new syntax errors and remove the
-//! finding it was offered for (issue 14, item 19). "Offered" means what the editor shows for the diagnostic: its
+//! finding it was offered for (issue 14, item 19), and a file whose lines all end in CRLF keeps them (item 20). "Offered" means what the editor shows for the diagnostic: its
 //! own fixes and the "ignore this code for this block" action (`Analysis::code_actions`). Each fix is applied to the
 //! analysed texts in memory, the workspace is re-analysed, and then the original texts are put back.
 //!
@@ -68,6 +68,9 @@ fn round_trip(
         if applied.skipped > 0 {
             return Err(format!("{} of its edits do not apply", applied.skipped));
         }
+        if lone_line_feeds(text) == 0 && text.contains("\r\n") && lone_line_feeds(&applied.text) > 0 {
+            return Err(format!("{path} ends its lines with CRLF, the fix writes LF: {:?}", a.edits));
+        }
         changed.push((path.clone(), Ok(Arc::from(applied.text.as_str()))));
     }
     host.apply_change(Change { files: changed, ..Change::default() });
@@ -126,6 +129,11 @@ fn no_new_errors(
 /// Touching counts, so that empty ranges meet.
 fn overlaps(a: TextRange, b: TextRange) -> bool {
     a.start() <= b.end() && b.start() <= a.end()
+}
+
+/// `\n` not preceded by `\r`.
+fn lone_line_feeds(text: &str) -> usize {
+    text.match_indices('\n').filter(|(i, _)| !text[..*i].ends_with('\r')).count()
 }
 
 fn syntax_errors(diags: &[Diagnostic]) -> HashMap<FileId, usize> {
