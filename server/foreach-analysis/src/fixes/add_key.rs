@@ -9,29 +9,9 @@
 use foreach_syntax::{FileKind, TextRange, TextSize};
 
 use crate::base::FileRange;
-use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
-use crate::model::items::Arg;
+use crate::diagnostics::{Fix, TextEdit};
 
-use super::key_source::{LiteralCollection, LiteralKind, ScopeLookup, literal_collection};
-
-/// Attaches the fix to the `unknown-provider-instance` diagnostics in `diags`, reported for a reference to the
-/// provider configuration `config` whose `for_each` is `provider_for_each`: `missing` are the keys the reference
-/// selects that are not among its instances.
-pub fn attach(
-    diags: &mut [Diagnostic],
-    provider_for_each: &Arg,
-    missing: &[&str],
-    config: &str,
-    lookup: &ScopeLookup<'_>,
-) {
-    for d in diags.iter_mut().filter(|d| d.code == Code::UnknownProviderInstance) {
-        let Some(c) = literal_collection(provider_for_each.file, &provider_for_each.expr, lookup) else { return };
-        let Some((text, kind)) = (lookup.file_text)(c.file) else { return };
-        if let Some(fix) = add_keys(&c, &text, kind, missing, config) {
-            d.fixes.push(fix);
-        }
-    }
-}
+use super::key_source::{LiteralCollection, LiteralKind};
 
 /// How many missing keys one fix adds.
 const MAX_KEYS: usize = 8;

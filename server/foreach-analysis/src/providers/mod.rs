@@ -13,6 +13,7 @@ pub mod expand;
 pub mod reference;
 pub mod resolve;
 pub mod test_files;
+pub mod unknown_instance;
 
 use std::collections::HashSet;
 
