@@ -56,36 +56,62 @@ fn run_fixes(dir: &Path) -> Result<(), Failed> {
     if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
 }
 
-/// JSON files cannot carry annotations, so the JSON case of "use another instance" is a test of its own: the key
-/// is replaced inside the JSON string, which stays valid JSON and a valid reference.
-fn json_use_instance() -> Result<(), Failed> {
+/// JSON files cannot carry annotations, so fixes in JSON files are tests of their own: `files` are written to a
+/// fresh directory, the fix whose title contains `title` must write `new_text`, every fix must pass the round trip,
+/// and after applying that fix nothing is reported.
+fn json_fix(files: &[(&str, &str)], title: &str, new_text: &str) -> Result<(), Failed> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let main = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"euw1\", \"use1\"])\n  region   = each.key\n}\n";
-    let json = "{\n  \"resource\": {\n    \"aws_s3_bucket\": {\n      \"b\": {\n        \"provider\": \"aws.by_region[\\\"euw\\\"]\"\n      }\n    }\n  }\n}\n";
-    std::fs::write(dir.path().join("main.tf"), main).map_err(|e| e.to_string())?;
-    std::fs::write(dir.path().join("use.tf.json"), json).map_err(|e| e.to_string())?;
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).map_err(|e| e.to_string())?;
+    }
     let (mut host, _) = load_fixture(dir.path())?;
     let diags = host.diagnostics();
     let fix = diags
         .iter()
         .flat_map(|d| &d.fixes)
-        .find(|f| f.title.contains("euw1"))
-        .ok_or_else(|| format!("no fix to use `euw1`: {diags:?}"))?;
-    let new_text = &fix.edits[0].new_text;
-    if new_text != "\"aws.by_region[\\\"euw1\\\"]\"" {
-        return Err(format!("the fix writes {new_text}").into());
+        .find(|f| f.title.contains(title))
+        .ok_or_else(|| format!("no fix {title:?}: {diags:?}"))?;
+    let edit = &fix.edits[0];
+    if edit.new_text != new_text {
+        return Err(format!("the fix writes {}", edit.new_text).into());
     }
     let (tried, failures) = fix_round_trip::check(&mut host, &[]);
     if tried == 0 || !failures.is_empty() {
         return Err(format!("{tried} fixes tried: {}", failures.join("\n")).into());
     }
-    let fixed = foreach_analysis::fixes::apply_edits(json, &[&fix.edits[0]]).text;
-    std::fs::write(dir.path().join("use.tf.json"), fixed).map_err(|e| e.to_string())?;
+    let files_by_id = host.file_table();
+    let (path, text) = files_by_id.get(&edit.location.file).ok_or("the fix edits an unknown file")?;
+    let fixed = foreach_analysis::fixes::apply_edits(text, &[edit]).text;
+    std::fs::write(path, fixed).map_err(|e| e.to_string())?;
     let (host, _) = load_fixture(dir.path())?;
     match host.diagnostics().as_slice() {
         [] => Ok(()),
         left => Err(format!("after the fix: {left:?}").into()),
     }
+}
+
+const JSON_PROVIDER: &str = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"euw1\", \"use1\"])\n  region   = each.key\n}\n";
+
+/// Use another instance: the key is replaced inside the JSON string, which stays valid JSON and a valid reference.
+fn json_use_instance() -> Result<(), Failed> {
+    let json = r#"{
+  "resource": {
+    "aws_s3_bucket": {
+      "b": {
+        "provider": "aws.by_region[\"euw\"]"
+      }
+    }
+  }
+}
+"#;
+    json_fix(&[("main.tf", JSON_PROVIDER), ("use.tf.json", json)], "euw1", r#""aws.by_region[\"euw1\"]""#)
+}
+
+/// Rename an undeclared variable's value: the JSON key stays a JSON string.
+fn json_rename_variable() -> Result<(), Failed> {
+    let main = "variable \"regions\" {\n  type = list(string)\n}\n";
+    let json = "{\n  \"regoins\": [\"euw1\"]\n}\n";
+    json_fix(&[("main.tf", main), ("terraform.tfvars.json", json)], "Rename to `regions`", "\"regions\"")
 }
 
 fn actual(
@@ -196,6 +222,7 @@ fn main() {
         trials.push(Trial::test(name, move || run_dir(&dir)));
     }
     trials.push(Trial::test("fixes/json-use-instance", json_use_instance));
+    trials.push(Trial::test("fixes/json-rename-variable", json_rename_variable));
     let docs = root.join("docs/diagnostics");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
         .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect())
