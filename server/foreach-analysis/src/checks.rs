@@ -36,6 +36,8 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     out.extend(init_settings_checks(db, ws).iter().cloned());
     out.extend(tree_provider_checks(db, ws).iter().cloned());
     out.extend(test_file_checks(db, ws).iter().cloned());
+    // Needs the module tree: a child's unknown aliased configuration that a caller declares.
+    crate::providers::not_inherited::refine(db, ws, &mut out);
     // Last: suppression comments, so that every code, from every pass, is silenced the same way.
     let suppressions: HashMap<_, _> = ws
         .dirs(db)

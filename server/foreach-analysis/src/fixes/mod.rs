@@ -8,8 +8,10 @@
 pub mod add_alias;
 pub mod add_key;
 pub mod filter_for_each;
+pub mod insert;
 pub mod key_source;
 pub mod line_endings;
+pub mod pass_alias;
 pub mod use_instance;
 
 use crate::diagnostics::TextEdit;

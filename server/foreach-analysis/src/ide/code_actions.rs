@@ -339,4 +339,35 @@ resource "aws_s3_bucket" "b" {
             "{related:?}"
         );
     }
+
+    #[test]
+    fn a_callers_aliased_configuration_is_declared_and_passed() {
+        let text = "#- /main.tf\nprovider \"aws\" {\n  alias  = \"west\"\n  region = \"us-west-2\"\n}\nmodule \"net\" {\n  source = \"./net\"\n}\n#- /net/main.tf\nresource \"aws_vpc\" \"main\" {\n  provider = aws.west\n}\nresource \"aws_s3_bucket\" \"logs\" {}\n";
+        let (titles, changed, gone) = fix(text, "unknown-provider-config", "Declare");
+        assert_eq!(titles[0], "Declare `aws.west` in `configuration_aliases` and pass it from the calling module");
+        assert_eq!(
+            changed,
+            [
+                (
+                    "/ws/main.tf".to_string(),
+                    "provider \"aws\" {\n  alias  = \"west\"\n  region = \"us-west-2\"\n}\nmodule \"net\" {\n  source = \"./net\"\n  providers = {\n    aws      = aws\n    aws.west = aws.west\n  }\n}\n".to_string()
+                ),
+                (
+                    "/ws/net/main.tf".to_string(),
+                    "terraform {\n  required_providers {\n    aws = {\n      source                = \"hashicorp/aws\"\n      configuration_aliases = [aws.west]\n    }\n  }\n}\n\nresource \"aws_vpc\" \"main\" {\n  provider = aws.west\n}\nresource \"aws_s3_bucket\" \"logs\" {}\n".to_string()
+                ),
+            ]
+        );
+        assert!(gone);
+        // An existing entry and map get an item each.
+        let text = "#- /main.tf\nprovider \"aws\" {\n  alias = \"west\"\n}\nmodule \"net\" {\n  source    = \"./net\"\n  providers = { aws = aws }\n}\n#- /net/main.tf\nterraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\nresource \"aws_vpc\" \"main\" {\n  provider = aws.west\n}\n";
+        let (_, changed, gone) = fix(text, "unknown-provider-config", "Declare");
+        assert!(changed[0].1.contains("providers = { aws = aws, aws.west = aws.west }"), "{}", changed[0].1);
+        assert!(
+            changed[1].1.contains("      source = \"hashicorp/aws\"\n      configuration_aliases = [aws.west]\n"),
+            "{}",
+            changed[1].1
+        );
+        assert!(gone);
+    }
 }

@@ -10,6 +10,7 @@
 pub mod checks;
 pub mod config;
 pub mod expand;
+pub mod not_inherited;
 pub mod reference;
 pub mod resolve;
 pub mod test_files;
