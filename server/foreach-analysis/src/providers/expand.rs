@@ -14,7 +14,7 @@ use crate::base::{FileId, FileRange, FileText};
 use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
 use crate::eval::scope::ModuleScope;
 use crate::eval::{EvalContext, UnknownCause, UnknownReason, Value};
-use crate::fixes::filter_for_each::CollectionKind;
+use crate::fixes::filter_for_each::{CollectionKind, CollectionVariable};
 use crate::fixes::key_source::ScopeLookup;
 use crate::model::items::{Arg, ProviderBlock};
 use crate::model::module::Module;
@@ -173,6 +173,17 @@ fn removal_trap(
         scope.eval(for_each.file, &for_each.expr, &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
     let full_address = if address.is_empty() { own } else { format!("{address}.{own}") };
     let provider = site.reference.config_address();
+    let declared = |name: &str| module.variable(name).is_some();
+    let var_text = collection_variable(module, &for_each.expr).and_then(|v| Some((v, file_text(v.site.file)?)));
+    let variable =
+        var_text.as_ref().filter(|(_, (_, kind))| !kind.is_json()).map(|(v, (text, _))| CollectionVariable {
+            name: &v.name,
+            file: v.site.file,
+            text,
+            block: v.site.range,
+            ty: v.ty.as_ref().map(|a| &a.expr),
+            declared: &declared,
+        });
     Some(too_similar_diagnostic(&SimilarSite {
         user,
         file: for_each.file,
@@ -184,7 +195,20 @@ fn removal_trap(
         providers_entry: entry,
         provider_for_each: provider_for_each.expr_location(),
         collection: CollectionKind::of(&value),
+        variable,
     }))
+}
+
+/// The variable of `module` that a `for_each` value names (`var.x`, possibly parenthesised).
+fn collection_variable<'m>(module: &'m Module, e: &Expr) -> Option<&'m crate::model::items::Variable> {
+    let foreach_syntax::ast::ExprKind::Traversal { base, steps } = &e.unparenthesized().kind else { return None };
+    match (&base.kind, steps.as_slice()) {
+        (foreach_syntax::ast::ExprKind::Variable(root), [step]) if root.name == "var" => match &step.op {
+            foreach_syntax::ast::TraversalOp::GetAttr(a) => module.variable(&a.name),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn origin(p: &ProviderBlock) -> String {

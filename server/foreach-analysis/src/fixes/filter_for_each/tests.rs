@@ -9,7 +9,7 @@ use foreach_syntax::TextRange;
 fn the_filter_keeps_enabled_and_unmarked_elements_and_drops_disabled_ones() {
     let collection = r#"{ a = {}, b = { enabled = false }, c = { enabled = true }, d = null }"#;
     let e = foreach_syntax::parse_expr(collection).unwrap();
-    let fix = filter_for_each_fix(FileId(0), collection, &e, CollectionKind::ObjectMap).unwrap();
+    let fix = filter_for_each_fix(FileId(0), collection, &e, CollectionKind::ObjectMap, None).unwrap();
     let filtered = foreach_syntax::parse_expr(&fix.edits[0].new_text).unwrap();
     // Not `eval_literal_expr`: constant expressions refuse function calls, and the filter calls `try`.
     let scope = crate::eval::scope::EmptyScope;
@@ -27,7 +27,7 @@ fn a_heredoc_gets_no_fix() {
     let text = "<<EOT\nx\nEOT";
     let e = foreach_syntax::parse_expr(text).unwrap();
     assert_eq!(e.range, TextRange::up_to(e.range.end()));
-    assert!(filter_for_each_fix(FileId(0), text, &e, CollectionKind::Set).is_none());
+    assert!(filter_for_each_fix(FileId(0), text, &e, CollectionKind::Set, None).is_none());
 }
 
 #[test]
