@@ -538,6 +538,18 @@ fn code_frames_of_crlf_files_show_no_carriage_returns() {
 }
 
 #[test]
+fn fix_keeps_crlf_line_endings() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("testdata/syntax/crlf-line-endings"), dir.path());
+    let o = run_in(dir.path(), &["check", "--fix", "--no-color"]);
+    assert!(stderr(&o).contains("fixed 1 problem in main.tf"), "{}", stderr(&o));
+    let after = std::fs::read_to_string(dir.path().join("main.tf")).unwrap();
+    assert!(after.contains("variable \"disabled_regions\" {\r\n  description"), "{after:?}");
+    let lone = after.match_indices('\n').filter(|(i, _)| !after[..*i].ends_with('\r')).count();
+    assert_eq!(lone, 0, "{after:?}");
+}
+
+#[test]
 fn a_symlink_loop_between_modules_ends_in_a_cycle_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("main.tf"), "module \"a\" {\n  source = \"./a\"\n}\n").unwrap();
