@@ -1,4 +1,5 @@
-//! Identities shared by every part of the analysis: which file, which range in it.
+//! Identities shared by every part of the analysis: which file, which range in it, and how a finding reads a
+//! file's text to build its quick fixes.
 
 use foreach_syntax::TextRange;
 
@@ -18,3 +19,7 @@ impl FileRange {
         FileRange { file, range }
     }
 }
+
+/// The text and kind of a file, for building quick fixes. Both the provider checks and the fix builders take one,
+/// so it lives here rather than in either (they must not import each other).
+pub type FileText<'a> = &'a dyn Fn(FileId) -> Option<(std::sync::Arc<str>, foreach_syntax::FileKind)>;

@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use foreach_syntax::TextRange;
 
-use crate::base::FileRange;
+use crate::base::{FileId, FileRange};
 use crate::db::{Db, ModuleDir, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::fixes::line_endings;
 use crate::init_values::init_settings_checks;
 use crate::module_eval::tree_values;
 use crate::providers::checks::module_provider_checks;
@@ -35,6 +36,8 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     out.extend(init_settings_checks(db, ws).iter().cloned());
     out.extend(tree_provider_checks(db, ws).iter().cloned());
     out.extend(test_file_checks(db, ws).iter().cloned());
+    // Needs the module tree: a child's unknown aliased configuration that a caller declares.
+    crate::providers::not_inherited::refine(db, ws, &mut out);
     // Last: suppression comments, so that every code, from every pass, is silenced the same way.
     let suppressions: HashMap<_, _> = ws
         .dirs(db)
@@ -44,6 +47,19 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
         .filter(|(_, s)| !s.is_empty())
         .collect();
     apply_suppressions(&mut out, &suppressions);
+    // Fix builders write `\n`; files with CRLF line endings keep theirs. Only the texts of edited files are read.
+    let edited: HashSet<FileId> =
+        out.iter().flat_map(|d| &d.fixes).flat_map(|f| &f.edits).map(|e| e.location.file).collect();
+    if !edited.is_empty() {
+        let crlf: HashSet<FileId> = ws
+            .dirs(db)
+            .iter()
+            .flat_map(|dir| dir.files(db).iter())
+            .filter(|f| edited.contains(&f.id(db)) && line_endings::uses_crlf(f.text(db)))
+            .map(|f| f.id(db))
+            .collect();
+        line_endings::match_files(&mut out, |file| crlf.contains(&file));
+    }
     sort_and_dedup(&mut out);
     Arc::new(out)
 }
@@ -74,7 +90,8 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
         out.extend(undefined_references(&m));
         let mut provider_diags = module_provider_checks(&m);
         let file_text = |id| dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db).clone(), f.kind(db)));
-        crate::fixes::add_alias::attach(&m, &mut provider_diags, &file_text);
+        let alias_for = |name: &str| crate::providers::config::suggested_alias(&m, name);
+        crate::fixes::add_alias::attach(&m, &mut provider_diags, &file_text, &alias_for);
         out.extend(provider_diags);
         for (shadowed, winner) in &m.shadowed {
             let winner_name = dir

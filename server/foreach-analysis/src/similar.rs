@@ -19,7 +19,7 @@ use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::{Value, eval_literal_expr};
 pub use crate::fixes::filter_for_each::CollectionKind;
-use crate::fixes::filter_for_each::filter_for_each_fix;
+use crate::fixes::filter_for_each::{CollectionVariable, filter_for_each_fix};
 
 /// Whether two `for_each` expressions are "too similar" by the RFC: both contain at least one reference, and the
 /// trees match rule by rule.
@@ -359,6 +359,8 @@ pub struct SimilarSite<'a> {
     pub provider_for_each: FileRange,
     /// What the `for_each` value evaluates to, if known: chooses the fix.
     pub collection: CollectionKind,
+    /// The variable of this module the `for_each` names, if it is `var.x`: the fix can declare what it needs there.
+    pub variable: Option<CollectionVariable<'a>>,
 }
 
 /// The whole check for one site: the warning if its `for_each` is [`too_similar`] to `provider_for_each` (the
@@ -400,7 +402,7 @@ pub fn too_similar_diagnostic(site: &SimilarSite<'_>) -> Diagnostic {
     let fix = if site.file_kind.is_json() {
         None
     } else {
-        filter_for_each_fix(site.file, site.text, site.for_each, site.collection)
+        filter_for_each_fix(site.file, site.text, site.for_each, site.collection, site.variable.as_ref())
     };
     if let Some(fix) = fix {
         d = d.with_fix(fix);
@@ -423,3 +425,6 @@ fn first_line(text: &str, range: TextRange) -> TextRange {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod fix_tests;

@@ -10,12 +10,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use foreach_syntax::FileKind;
-use foreach_syntax::ast::{Expr, Structure};
+use foreach_syntax::ast::{Attribute, Body, Expr, Structure};
 
 use crate::base::{FileId, FileRange};
 use crate::db::{Db, ModuleDir, SourceFile, Workspace, module, parse};
-use crate::diagnostics::{Code, Diagnostic};
+use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
 use crate::settings::CliVariable;
+use crate::suggest::closest;
 
 /// Where a variable's value comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,11 +112,13 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
     let settings = ws.settings(db);
     let module = module(db, dir);
     let declared = |name: &str| module.variable(name).is_some();
+    let names: Vec<&str> = module.variables.iter().map(|v| v.name.as_str()).collect();
+    let declared = Declared { is: &declared, names: &names };
     let mut out = RootAssignments::default();
 
     for (name, value) in &settings.env_variables {
         // OpenTofu ignores TF_VAR_ values of undeclared variables silently.
-        if declared(name) {
+        if (declared.is)(name) {
             out.values.insert(
                 name.clone(),
                 Assignment { source: ValueSource::Environment, value: RawValue::Text(value.clone()) },
@@ -163,10 +166,17 @@ fn is_under(path: &str, dir: &str) -> bool {
     path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
 }
 
+/// The root module's variables, for `.tfvars` files.
+struct Declared<'a> {
+    is: &'a dyn Fn(&str) -> bool,
+    /// Every declared name, for "did you mean".
+    names: &'a [&'a str],
+}
+
 fn apply_file(
     db: &dyn Db,
     file: SourceFile,
-    declared: &dyn Fn(&str) -> bool,
+    declared: &Declared<'_>,
     // `None`: always warn (an auto-loaded file of this root).
     warn_undeclared: Option<WarnWhen>,
     out: &mut RootAssignments,
@@ -177,15 +187,8 @@ fn apply_file(
         match s {
             Structure::Attribute(a) => {
                 let name = &a.key.name;
-                if !declared(name) {
-                    let d = Diagnostic::new(
-                        Code::UndeclaredVariableValue,
-                        FileRange::new(id, a.key.range),
-                        format!(
-                            "`{name}` is set here, but the root module declares no variable `{name}`; OpenTofu \
-                             ignores this value (declare the variable or remove the line)"
-                        ),
-                    );
+                if !(declared.is)(name) {
+                    let d = undeclared(file.kind(db), id, a, declared.names, &parsed.body);
                     match &warn_undeclared {
                         None => out.diagnostics.push(d),
                         Some(when) => out.undeclared.push((when.clone(), d)),
@@ -207,4 +210,35 @@ fn apply_file(
             )),
         }
     }
+}
+
+/// `undeclared-variable-value` for the assignment `a` of a `.tfvars` file: with the closest declared name, and a
+/// fix renaming the assignment to it unless the file sets that name already.
+fn undeclared(kind: FileKind, file: FileId, a: &Attribute, declared: &[&str], body: &Body) -> Diagnostic {
+    let name = &a.key.name;
+    let suggestion = closest(name, declared.iter().copied());
+    let hint = match suggestion {
+        Some(s) => format!("did you mean `{s}`? "),
+        None => String::new(),
+    };
+    let mut d = Diagnostic::new(
+        Code::UndeclaredVariableValue,
+        FileRange::new(file, a.key.range),
+        format!(
+            "`{name}` is set here, but the root module declares no variable `{name}`; {hint}OpenTofu ignores this \
+             value (declare the variable, fix the name or remove the line)"
+        ),
+    );
+    if let Some(s) = suggestion
+        && body.attributes().all(|other| other.key.name != s)
+    {
+        // A JSON key is a whole string token, quotes included.
+        let new_text = if kind.is_json() { serde_json::to_string(s).unwrap_or_default() } else { s.to_string() };
+        d = d.with_fix(Fix {
+            title: format!("Rename to `{s}`"),
+            edits: vec![TextEdit { location: FileRange::new(file, a.key.range), new_text }],
+            automatic: false,
+        });
+    }
+    d
 }

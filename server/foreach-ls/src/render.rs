@@ -53,8 +53,10 @@ fn snippet<'a>(
     let end = (span.end.offset as usize).clamp(start, text.len());
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    // The `\r` of a CRLF line is not part of the line (annotate-snippets would print it as `␍`).
+    let line_end = if line_end > start && text[..line_end].ends_with('\r') { line_end - 1 } else { line_end };
     let source = &text[line_start..line_end];
-    let (a, b) = (start - line_start, end - line_start);
+    let (a, b) = (start - line_start, end.min(line_end) - line_start);
     let kind = if label.is_some() { AnnotationKind::Context } else { AnnotationKind::Primary };
     let mut annotation = kind.span(a..b.max(a));
     if let Some(l) = label {

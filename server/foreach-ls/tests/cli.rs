@@ -514,10 +514,7 @@ fn fix_without_fixes_changes_nothing() {
 #[test]
 fn fix_rewrites_the_rfc_trap_in_place_and_reports_what_remains() {
     let dir = tempfile::tempdir().unwrap();
-    // Staged under a hidden directory until the warning is wired; found under either name.
-    let staged = repo().join("testdata/provider-for-each/.too-similar/rfc-trap");
-    let active = repo().join("testdata/provider-for-each/too-similar/rfc-trap");
-    copy_tree(if active.exists() { &active } else { &staged }, dir.path());
+    copy_tree(&repo().join("testdata/provider-for-each/too-similar/rfc-trap"), dir.path());
     let path = dir.path().join("main.tf");
     let before = std::fs::read_to_string(&path).unwrap();
     let o = run_in(dir.path(), &["check", "--fix", "--format", "json"]);
@@ -526,8 +523,59 @@ fn fix_rewrites_the_rfc_trap_in_place_and_reports_what_remains() {
     assert!(!codes(&v).contains(&"too-similar-for-each".to_string()), "{v}");
     let after = std::fs::read_to_string(&path).unwrap();
     let old = "for_each = var.aws_regions\n  #          ^^^^^^^^^^^^^^^ warning[too-similar-for-each]";
-    let new = "for_each = { for k, v in var.aws_regions : k => v if try(v.enabled, true) }\n  #          ^^^^^^^^^^^^^^^ warning[too-similar-for-each]";
-    assert_eq!(after, before.replacen(old, new, 1));
+    let new = "for_each = { for k, v in var.aws_regions : k => v if v.enabled }\n  #          ^^^^^^^^^^^^^^^ warning[too-similar-for-each]";
+    let typed = "    vpc_cidr_block = string\n    enabled = optional(bool, true)\n";
+    assert_eq!(after, before.replacen(old, new, 1).replacen("    vpc_cidr_block = string\n", typed, 1));
+}
+
+/// The instances `inspect` lists: each provider configuration's instance keys, and each block's instances with the
+/// provider instance each selects (not source locations, which a fix moves, nor `each.value`, which gains the new
+/// attribute's default).
+fn instances(dir: &Path) -> Value {
+    let o = run_in(dir, &["inspect"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let keys = |list: &Value| -> Vec<Value> { list.as_array().unwrap().iter().map(|i| i["key"].clone()).collect() };
+    let providers: Vec<Value> = v["providers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| serde_json::json!([p["name"], p["alias"], p["status"], keys(&p["instances"])]))
+        .collect();
+    let blocks: Vec<Value> = v["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| serde_json::json!([b["module"], b["address"], b["provider"]["config"], b["instances"]]))
+        .collect();
+    serde_json::json!({ "providers": providers, "blocks": blocks })
+}
+
+/// The provider iteration RFC's own trap, with values in `terraform.tfvars`: `check --fix` makes it safe (the
+/// variable's type gets `enabled`, the resource filters on it), nothing is reported any more, and every provider
+/// and resource instance is the one it was.
+#[test]
+fn fix_of_the_rfcs_removal_trap_keeps_every_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture("rfc-removal-trap"), dir.path());
+    let before = instances(dir.path());
+    assert_eq!(before["blocks"][0][3].as_array().map(Vec::len), Some(2), "{before}");
+
+    let o = run_in(dir.path(), &["check", "--fix", "--no-color"]);
+    assert_eq!(stderr(&o), "fixed 1 problem in main.tf\n");
+    let (code, v) = json_in(dir.path(), &["check"]);
+    assert_eq!((code, codes(&v)), (0, Vec::<String>::new()), "{v}");
+    assert_eq!(instances(dir.path()), before);
+
+    // Disabling a region now really removes its resource instances, and only those.
+    let tfvars = dir.path().join("terraform.tfvars");
+    let values = std::fs::read_to_string(&tfvars).unwrap();
+    std::fs::write(&tfvars, values.replace("\"10.2.0.0/16\" }", "\"10.2.0.0/16\", enabled = false }")).unwrap();
+    let disabled = instances(dir.path());
+    assert_eq!(disabled["providers"], before["providers"], "the provider keeps both instances");
+    let keys: Vec<&str> =
+        disabled["blocks"][0][3].as_array().unwrap().iter().map(|i| i["provider_key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["eu-west-1"]);
 }
 
 #[test]
@@ -535,14 +583,34 @@ fn quick_fixes_are_printed_in_human_and_json_output() {
     let o = run(&["check", "testdata/examples/multi-region", "--no-color"]);
     assert!(
         stdout(&o)
-            .contains("= help: quick fix: Filter `for_each` through an `enabled` attribute (applied by `check --fix`)")
+            .contains("= help: quick fix: Filter `for_each` through the `enabled` attribute of `var.regions` (applied by `check --fix`)")
     );
     let (_, v) = json(&["check", "testdata/examples/multi-region"]);
     let trap = v["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "too-similar-for-each").unwrap();
     let edit = &trap["fixes"][0]["edits"][0];
-    assert_eq!(edit["new_text"], "{ for k, v in var.regions : k => v if try(v.enabled, true) }");
+    assert_eq!(edit["new_text"], "{ for k, v in var.regions : k => v if v.enabled }");
     assert_eq!(edit["range"]["start"]["line"], trap["range"]["start"]["line"]);
     assert_eq!(trap["fixes"][0]["automatic"], true);
+}
+
+#[test]
+fn code_frames_of_crlf_files_show_no_carriage_returns() {
+    let o = run(&["check", "testdata/syntax/crlf-line-endings", "--no-color"]);
+    let out = stdout(&o);
+    assert!(out.contains("provider = aws.by_region[\"c\"]"), "{out}");
+    assert!(!out.contains('\r') && !out.contains('␍'), "{out:?}");
+}
+
+#[test]
+fn fix_keeps_crlf_line_endings() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&repo().join("testdata/syntax/crlf-line-endings"), dir.path());
+    let o = run_in(dir.path(), &["check", "--fix", "--no-color"]);
+    assert!(stderr(&o).contains("fixed 1 problem in main.tf"), "{}", stderr(&o));
+    let after = std::fs::read_to_string(dir.path().join("main.tf")).unwrap();
+    assert!(after.contains("variable \"disabled_regions\" {\r\n  description"), "{after:?}");
+    let lone = after.match_indices('\n').filter(|(i, _)| !after[..*i].ends_with('\r')).count();
+    assert_eq!(lone, 0, "{after:?}");
 }
 
 #[test]

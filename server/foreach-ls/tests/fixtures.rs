@@ -1,15 +1,18 @@
 //! Runs every fixture under `testdata/` and every ```` ```hcl ```` example in `docs/diagnostics/*.md` through the
 //! same loading and analysis path as `foreach-ls check`, and compares the diagnostics with the inline annotations
 //! (see `testdata/README.md`). Each fixture is its own test, named by its path, so
-//! `cargo test --test fixtures -- provider-for-each` filters.
+//! `cargo test --test fixtures -- provider-for-each` filters. Each fixture is also a `fixes/<path>` test: every
+//! quick fix offered on it, applied, must leave valid files without the finding (`support/fix_round_trip.rs`).
 
 use std::path::{Path, PathBuf};
+
+#[path = "support/fix_round_trip.rs"]
+mod fix_round_trip;
 
 use foreach_analysis::eval::render::compact;
 use foreach_analysis::{AnalysisHost, Diagnostic};
 use foreach_fixture::{
-    ActualDiagnostic, Expectation, Fixture, FixtureConfig, Position, check_fixture, discover_fixtures,
-    markdown_hcl_blocks,
+    ActualDiagnostic, Expectation, Fixture, Position, check_fixture, discover_fixtures, markdown_hcl_blocks,
 };
 use foreach_load as load;
 use foreach_load::OrderedVar;
@@ -21,14 +24,25 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Loads and analyses a fixture directory like `check` would, with its `fixture.toml` settings.
-fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
+/// Loads a fixture directory like `check` would, with its `fixture.toml` settings; returns the host and the codes
+/// the fixture disables.
+fn load_fixture(dir: &Path) -> Result<(AnalysisHost, Vec<String>), String> {
     let fixture = Fixture::load(dir).map_err(|e| e.to_string())?;
     let config = &fixture.config;
-    let host = load_fixture(dir, config)?;
+    let mut ordered: Vec<OrderedVar> = config.var_files.iter().map(|f| OrderedVar::File(dir.join(f))).collect();
+    ordered.extend(config.vars.iter().map(|(k, v)| OrderedVar::Var(format!("{k}={v}"))));
+    let paths = [dir.to_path_buf()];
+    let opts =
+        LoadOptions { ordered_vars: &ordered, workspace_name: config.workspace.clone(), ..LoadOptions::new(&paths) };
+    let loaded = load(&opts).map_err(|e| e.0)?;
+    Ok((loaded.host, config.disabled_codes.clone()))
+}
+
+/// Loads and analyses a fixture directory like `check` would.
+fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
+    let (host, disabled) = load_fixture(dir)?;
     let root = dir.canonicalize().map_err(|e| e.to_string())?;
     let files = host.file_table();
-    let disabled = &config.disabled_codes;
     let mut out = Vec::new();
     for d in host.diagnostics().iter().filter(|d| !disabled.iter().any(|c| c == d.code.as_str())) {
         out.push(actual(d, &files, &root)?);
@@ -36,14 +50,69 @@ fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
     Ok(out)
 }
 
-/// Loads a fixture directory with its `fixture.toml` settings, as `check` with the matching options would.
-fn load_fixture(dir: &Path, config: &FixtureConfig) -> Result<AnalysisHost, String> {
-    let mut ordered: Vec<OrderedVar> = config.var_files.iter().map(|f| OrderedVar::File(dir.join(f))).collect();
-    ordered.extend(config.vars.iter().map(|(k, v)| OrderedVar::Var(format!("{k}={v}"))));
-    let paths = [dir.to_path_buf()];
-    let opts =
-        LoadOptions { ordered_vars: &ordered, workspace_name: config.workspace.clone(), ..LoadOptions::new(&paths) };
-    Ok(load(&opts).map_err(|e| e.0)?.host)
+/// Every fix offered on the fixture, applied, leaves no new syntax error and no longer has its finding.
+fn run_fixes(dir: &Path) -> Result<(), Failed> {
+    let (mut host, disabled) = load_fixture(dir)?;
+    let (_, failures) = fix_round_trip::check(&mut host, &disabled);
+    if failures.is_empty() { Ok(()) } else { Err(failures.join("\n").into()) }
+}
+
+/// JSON files cannot carry annotations, so fixes in JSON files are tests of their own: `files` are written to a
+/// fresh directory, the fix whose title contains `title` must write `new_text`, every fix must pass the round trip,
+/// and after applying that fix nothing is reported.
+fn json_fix(files: &[(&str, &str)], title: &str, new_text: &str) -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).map_err(|e| e.to_string())?;
+    }
+    let (mut host, _) = load_fixture(dir.path())?;
+    let diags = host.diagnostics();
+    let fix = diags
+        .iter()
+        .flat_map(|d| &d.fixes)
+        .find(|f| f.title.contains(title))
+        .ok_or_else(|| format!("no fix {title:?}: {diags:?}"))?;
+    let edit = &fix.edits[0];
+    if edit.new_text != new_text {
+        return Err(format!("the fix writes {}", edit.new_text).into());
+    }
+    let (tried, failures) = fix_round_trip::check(&mut host, &[]);
+    if tried == 0 || !failures.is_empty() {
+        return Err(format!("{tried} fixes tried: {}", failures.join("\n")).into());
+    }
+    let files_by_id = host.file_table();
+    let (path, text) = files_by_id.get(&edit.location.file).ok_or("the fix edits an unknown file")?;
+    let fixed = foreach_analysis::fixes::apply_edits(text, &[edit]).text;
+    std::fs::write(path, fixed).map_err(|e| e.to_string())?;
+    let (host, _) = load_fixture(dir.path())?;
+    match host.diagnostics().as_slice() {
+        [] => Ok(()),
+        left => Err(format!("after the fix: {left:?}").into()),
+    }
+}
+
+const JSON_PROVIDER: &str = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"euw1\", \"use1\"])\n  region   = each.key\n}\n";
+
+/// Use another instance: the key is replaced inside the JSON string, which stays valid JSON and a valid reference.
+fn json_use_instance() -> Result<(), Failed> {
+    let json = r#"{
+  "resource": {
+    "aws_s3_bucket": {
+      "b": {
+        "provider": "aws.by_region[\"euw\"]"
+      }
+    }
+  }
+}
+"#;
+    json_fix(&[("main.tf", JSON_PROVIDER), ("use.tf.json", json)], "euw1", r#""aws.by_region[\"euw1\"]""#)
+}
+
+/// Rename an undeclared variable's value: the JSON key stays a JSON string.
+fn json_rename_variable() -> Result<(), Failed> {
+    let main = "variable \"regions\" {\n  type = list(string)\n}\n";
+    let json = "{\n  \"regoins\": [\"euw1\"]\n}\n";
+    json_fix(&[("main.tf", main), ("terraform.tfvars.json", json)], "Rename to `regions`", "\"regions\"")
 }
 
 fn actual(
@@ -89,7 +158,7 @@ fn check_values(dir: &Path) -> Result<(), Failed> {
     if values.is_empty() {
         return Ok(());
     }
-    let host = load_fixture(dir, &fixture.config)?;
+    let (host, _) = load_fixture(dir)?;
     let root = load::path_string(&dir.canonicalize().map_err(|e| e.to_string())?);
     let mut failures = Vec::new();
     for (file, range, want) in values {
@@ -119,7 +188,8 @@ fn run_doc_example(files: &[(String, String)]) -> Result<(), Failed> {
     let actual = analyse(dir.path())?;
     // Never rewrite a temporary copy: report instead, so the docs page gets fixed by hand.
     foreach_fixture::check_fixture_in(dir.path(), &actual, foreach_fixture::Mode::Check)
-        .map_err(|f| Failed::from(f.to_string()))
+        .map_err(|f| Failed::from(f.to_string()))?;
+    run_fixes(dir.path())
 }
 
 /// The examples of a docs page. A ```` ```hcl ```` block is a new example's `main.tf`; a block whose first line is
@@ -143,8 +213,12 @@ fn main() {
     let mut trials = Vec::new();
     for dir in discover_fixtures(&root.join("testdata")) {
         let name = dir.strip_prefix(&root).unwrap_or(&dir).display().to_string();
+        let fixes = dir.clone();
+        trials.push(Trial::test(format!("fixes/{name}"), move || run_fixes(&fixes)));
         trials.push(Trial::test(name, move || run_dir(&dir)));
     }
+    trials.push(Trial::test("fixes/json-use-instance", json_use_instance));
+    trials.push(Trial::test("fixes/json-rename-variable", json_rename_variable));
     let docs = root.join("docs/diagnostics");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
         .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect())

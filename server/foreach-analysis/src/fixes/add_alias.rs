@@ -1,18 +1,15 @@
 //! The fix for `provider-for-each-without-alias`: insert `alias = "…"` on its own line above the `for_each`,
-//! indented like it. The alias is the one the module's references already use for this provider when they name
-//! exactly one configuration that does not exist (`aws.by_region[each.key]` written before the alias), else
-//! `by_region` as the diagnostic's message suggests (numbered when that configuration exists already).
+//! indented like it. Which alias is the caller's choice (`providers::config::suggested_alias`).
 
 use foreach_syntax::{TextRange, TextSize};
 
-use crate::base::FileRange;
+use crate::base::{FileRange, FileText};
 use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
 use crate::model::module::Module;
-use crate::providers::config::{ConfigTarget, module_references, resolve_config};
-use crate::providers::expand::FileText;
 
-/// Attaches the fix to the `provider-for-each-without-alias` diagnostics of `module` in `diags`.
-pub fn attach(module: &Module, diags: &mut [Diagnostic], file_text: FileText<'_>) {
+/// Attaches the fix to the `provider-for-each-without-alias` diagnostics of `module` in `diags`. `alias_for` names
+/// the alias to add for a provider (the caller knows which configurations exist).
+pub fn attach(module: &Module, diags: &mut [Diagnostic], file_text: FileText<'_>, alias_for: &dyn Fn(&str) -> String) {
     for d in diags.iter_mut().filter(|d| d.code == Code::ProviderForEachWithoutAlias) {
         let Some(p) = module
             .providers
@@ -22,7 +19,7 @@ pub fn attach(module: &Module, diags: &mut [Diagnostic], file_text: FileText<'_>
             continue;
         };
         let Some((text, _)) = file_text(d.location.file) else { continue };
-        let alias = alias_in_use(module, &p.name).unwrap_or_else(|| free_alias(module, &p.name));
+        let alias = alias_for(&p.name);
         if let Some(fix) = add_alias(&text, d.location, &alias) {
             d.fixes.push(fix);
         }
@@ -47,29 +44,4 @@ pub fn add_alias(text: &str, for_each_key: FileRange, alias: &str) -> Option<Fix
         }],
         automatic: false,
     })
-}
-
-/// `by_region`, or `by_region_2`, … when the provider already has a configuration of that name.
-fn free_alias(module: &Module, name: &str) -> String {
-    (1..)
-        .map(|n| if n == 1 { "by_region".to_string() } else { format!("by_region_{n}") })
-        .find(|a| resolve_config(module, name, Some(a)) == ConfigTarget::Unknown)
-        .unwrap_or_default()
-}
-
-/// The single undeclared alias the module's references use for provider `name`.
-fn alias_in_use(module: &Module, name: &str) -> Option<String> {
-    let (refs, _) = module_references(module);
-    let mut aliases: Vec<&str> = refs
-        .iter()
-        .filter(|r| r.reference.name == name)
-        .filter_map(|r| r.reference.alias_name())
-        .filter(|a| resolve_config(module, name, Some(a)) == ConfigTarget::Unknown)
-        .collect();
-    aliases.sort_unstable();
-    aliases.dedup();
-    match aliases.as_slice() {
-        [one] => Some((*one).to_string()),
-        _ => None,
-    }
 }

@@ -9,34 +9,9 @@
 use foreach_syntax::{FileKind, TextRange, TextSize};
 
 use crate::base::FileRange;
-use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
-use crate::model::items::Arg;
-use crate::providers::expand::{Expansion, ResolvedUse};
+use crate::diagnostics::{Fix, TextEdit};
 
-use super::key_source::{LiteralCollection, LiteralKind, ScopeLookup, literal_collection};
-
-/// Attaches the fix to the `unknown-provider-instance` diagnostics in `diags`, reported for the reference `used`
-/// to the provider whose `for_each` is `provider_for_each` and whose instances are `expansion`.
-pub fn attach(
-    diags: &mut [Diagnostic],
-    provider_for_each: &Arg,
-    used: &ResolvedUse,
-    expansion: &Expansion,
-    lookup: &ScopeLookup<'_>,
-) {
-    let Some(known) = expansion.keys() else { return };
-    let mut missing: Vec<&str> =
-        used.keys.iter().filter_map(|k| k.key.as_deref()).filter(|k| !known.contains(k)).collect();
-    missing.sort_unstable();
-    missing.dedup();
-    for d in diags.iter_mut().filter(|d| d.code == Code::UnknownProviderInstance) {
-        let Some(c) = literal_collection(provider_for_each.file, &provider_for_each.expr, lookup) else { return };
-        let Some((text, kind)) = (lookup.file_text)(c.file) else { return };
-        if let Some(fix) = add_keys(&c, &text, kind, &missing, &used.config) {
-            d.fixes.push(fix);
-        }
-    }
-}
+use super::key_source::{LiteralCollection, LiteralKind};
 
 /// How many missing keys one fix adds.
 const MAX_KEYS: usize = 8;
@@ -83,7 +58,9 @@ pub fn add_keys(c: &LiteralCollection, text: &str, kind: FileKind, keys: &[&str]
                 ls >= usize::from(c.range.start()) && text[ls..usize::from(last.start())].trim().is_empty()
             });
             // The rest of the last item's line, after its comma: nothing, or a comment to keep on that line.
-            let rest_end = text[end..close].find('\n').map(|i| end + i);
+            // (Up to a CRLF's `\r`: new lines go before the line break, whichever it is.)
+            let rest_end =
+                text[end..close].find('\n').map(|i| end + i - usize::from(text[end..end + i].ends_with('\r')));
             let rest = rest_end.map(|e| text[if comma { comma_end } else { end }..e].trim());
             let rest_is_comment = rest.is_some_and(|r| r.is_empty() || r.starts_with('#') || r.starts_with("//"));
             match (own_line, rest_end) {
@@ -192,6 +169,8 @@ mod tests {
             "toset([\n  \"a\", # one\n  \"b\",\n  \"c\"\n])"
         );
         assert_eq!(added("[\n  \"a\",\n]", &["b"]).unwrap(), "[\n  \"a\",\n  \"b\",\n]");
+        // CRLF: the new line goes before the `\r` (the analysis turns its `\n` into the file's `\r\n`).
+        assert_eq!(added("[\r\n  \"a\",\r\n]", &["b"]).unwrap(), "[\r\n  \"a\",\n  \"b\",\r\n]");
         // Items after the last one on its line: stay on one line.
         assert_eq!(added("[\n  \"a\", \"b\"]", &["c"]).unwrap(), "[\n  \"a\", \"b\", \"c\"]");
     }

@@ -8,11 +8,10 @@
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, TraversalOp};
 
-use crate::base::FileId;
+use crate::base::{FileId, FileText};
 use crate::eval::ValueSource;
 use crate::eval::scope::ModuleScope;
 use crate::model::module::Module;
-use crate::providers::expand::FileText;
 
 /// How the tracer reaches the module's variables and locals.
 pub trait Lookup {

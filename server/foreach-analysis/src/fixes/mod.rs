@@ -1,11 +1,18 @@
 //! Quick-fix builders: functions that turn a finding into a [`crate::diagnostics::Fix`], computed as text edits on
 //! the original file text so that everything outside the edited range stays byte-for-byte the same. The CLI
 //! (`check --fix`, automatic fixes only) and the language server (code actions) apply them with [`apply_edits`].
+//!
+//! Imports run one way: the checks (`providers`, `similar`, `checks`, `ide`) call these builders and pass in what
+//! they know (keys, aliases, file texts through [`crate::base::FileText`]); a builder never imports a check.
 
 pub mod add_alias;
 pub mod add_key;
 pub mod filter_for_each;
+pub mod insert;
 pub mod key_source;
+pub mod line_endings;
+pub mod pass_alias;
+pub mod use_instance;
 
 use crate::diagnostics::TextEdit;
 
@@ -61,6 +68,27 @@ mod tests {
         let (a, b, c) = (edit(6, 7, "X"), edit(0, 1, "Y"), edit(0, 3, "Z"));
         let r = apply_edits("abcdefgh", &[&a, &b, &c]);
         assert_eq!(r, Applied { text: "YbcdefXh".to_string(), applied: 2, skipped: 1 });
+    }
+
+    /// The one-way rule of the module docs, checked on the source.
+    #[test]
+    fn builders_import_no_check() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/fixes");
+        let mut stack = vec![dir];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                for check in ["providers", "similar", "checks", "ide", "module_eval"] {
+                    let path_prefix = format!("crate::{check}");
+                    assert!(!text.contains(&path_prefix), "{} imports {path_prefix}", path.display());
+                }
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::base::{FileId, FileRange};
 use crate::checks::workspace_diagnostics;
 use crate::db::{Db, Workspace, parse};
 use crate::diagnostics::{Diagnostic, TextEdit};
+use crate::fixes::line_endings::uses_crlf;
 use crate::suppress::MARKER;
 
 use super::cursor::block_at;
@@ -49,7 +50,7 @@ fn overlaps(a: TextRange, b: TextRange) -> bool {
 }
 
 /// Inserts `# foreach-ls:ignore <code>` on its own line above the top-level block holding the diagnostic, indented
-/// like the block.
+/// like the block, ending the line as the file does.
 fn ignore_for_block(db: &dyn Db, ws: Workspace, d: &Diagnostic) -> Option<Assist> {
     let file = source_file(db, ws, d.location.file)?;
     if !file.kind(db).is_config() || file.kind(db).is_json() {
@@ -70,7 +71,7 @@ fn ignore_for_block(db: &dyn Db, ws: Workspace, d: &Diagnostic) -> Option<Assist
         title: format!("Ignore `{code}` for this block"),
         edits: vec![TextEdit {
             location: FileRange::new(d.location.file, at),
-            new_text: format!("{indent}# {MARKER} {code}\n"),
+            new_text: format!("{indent}# {MARKER} {code}{}", if uses_crlf(text) { "\r\n" } else { "\n" }),
         }],
         diagnostic: d.clone(),
         preferred: false,
@@ -161,7 +162,7 @@ mod tests {
         assert_eq!(
             titles,
             [
-                "Use the instance `a`",
+                "Move this resource to the provider configuration `aws.by_region[\"a\"]`",
                 "Add `c` to the instances of `aws.by_region`",
                 "Ignore `unknown-provider-instance` for this block"
             ]
@@ -222,7 +223,13 @@ resource "aws_s3_bucket" "b" {
             "provider \"aws\" {{\n  alias    = \"by_region\"\n  for_each = {{ for r in [\"a\"] : r => r }}\n  region   = each.key\n}}\n{USE_C}"
         );
         let (titles, _, _) = fix(&text, "unknown-provider-instance", "Ignore");
-        assert_eq!(titles, ["Use the instance `a`", "Ignore `unknown-provider-instance` for this block"]);
+        assert_eq!(
+            titles,
+            [
+                "Move this resource to the provider configuration `aws.by_region[\"a\"]`",
+                "Ignore `unknown-provider-instance` for this block"
+            ]
+        );
     }
 
     #[test]
@@ -238,5 +245,129 @@ resource "aws_s3_bucket" "b" {
             format!("{text}provider \"aws\" {{\n  alias = \"by_region\"\n}}\n").replace("aws.west[\"a\"]", "aws");
         let (titles, _, _) = fix(&taken, "provider-for-each-without-alias", "Add");
         assert_eq!(titles[0], "Add `alias = \"by_region_2\"`");
+    }
+
+    /// A related location: file, the text there, message.
+    type Located = (String, String, String);
+
+    /// Every `unknown-provider-instance` of `text`: its message, the titles of its actions, and its related
+    /// locations as (file, the text there, message).
+    fn unknown_instances(text: &str) -> Vec<(String, Vec<String>, Vec<Located>)> {
+        let f = Fixture::parse(text);
+        let diags = f.host.analysis().diagnostics().unwrap();
+        let text_at = |file: crate::FileId, r: foreach_syntax::TextRange| {
+            let (path, t) = f.files.iter().find(|(p, _)| f.file_id(p) == file).unwrap();
+            (path.clone(), t[std::ops::Range::<usize>::from(r)].to_string())
+        };
+        diags
+            .iter()
+            .filter(|d| d.code.as_str() == "unknown-provider-instance")
+            .map(|d| {
+                let actions = f.host.analysis().code_actions(d.location.file, d.location.range).unwrap();
+                let titles = actions.iter().filter(|a| a.diagnostic == *d).map(|a| a.title.clone()).collect();
+                let related = d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let (path, at) = text_at(r.location.file, r.location.range);
+                        (path, at, r.message.clone())
+                    })
+                    .collect();
+                (d.message.clone(), titles, related)
+            })
+            .collect()
+    }
+
+    const REGIONS: &str = "#- /main.tf\nvariable \"regions\" {\n  type = set(string)\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n  region   = each.key\n}\n";
+    const TFVARS: &str = "#- /terraform.tfvars\nregions = [\n  \"euw1\",\n  \"use1\",\n]\n";
+
+    #[test]
+    fn numbers_from_count_index_and_bools_are_no_typos_and_no_new_instances() {
+        let counted = format!(
+            "{REGIONS}resource \"aws_s3_bucket\" \"b\" {{\n  count    = 2\n  provider = aws.by_region[count.index]\n}}\n{TFVARS}"
+        );
+        let found = unknown_instances(&counted);
+        let (message, titles, _) = &found[0];
+        assert!(!message.contains("did you mean"), "{message}");
+        assert!(message.contains("`count.index` numbers this block's instances"), "{message}");
+        assert_eq!(titles, &["Ignore `unknown-provider-instance` for this block"]);
+
+        let flag =
+            format!("{REGIONS}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.by_region[true]\n}}\n{TFVARS}");
+        let found = unknown_instances(&flag);
+        let (message, titles, _) = &found[0];
+        assert!(!message.contains("did you mean") && !message.contains("count.index"), "{message}");
+        assert_eq!(titles, &["Ignore `unknown-provider-instance` for this block"]);
+    }
+
+    #[test]
+    fn a_key_missing_from_the_values_is_added_first_and_moving_says_what_it_does() {
+        let text =
+            format!("{REGIONS}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.by_region[\"euw2\"]\n}}\n{TFVARS}");
+        let found = unknown_instances(&text);
+        let (_, titles, related) = &found[0];
+        assert_eq!(
+            titles,
+            &[
+                "Add `euw2` to the instances of `aws.by_region`",
+                "Move this resource to the provider configuration `aws.by_region[\"euw1\"]`",
+                "Ignore `unknown-provider-instance` for this block",
+            ]
+        );
+        // The provider's `for_each`, then the `.tfvars` value its keys are written in.
+        assert_eq!(related[0].1, "var.regions");
+        assert_eq!((related[1].0.as_str(), related[1].1.as_str()), ("/ws/terraform.tfvars", "["));
+        // Keys written in the configuration: the typo fix first.
+        let in_config = text.replace("for_each = var.regions", "for_each = toset([\"euw1\", \"use1\"])");
+        let found = unknown_instances(&in_config);
+        assert!(found[0].1[0].starts_with("Move this resource"), "{:?}", found[0].1);
+    }
+
+    #[test]
+    fn related_information_points_at_the_element_that_supplied_a_wrong_key() {
+        let text = format!(
+            "{REGIONS}locals {{\n  buckets = {{\n    euw1 = \"logs\"\n    usw3 = \"backup\"\n  }}\n}}\nresource \"aws_s3_bucket\" \"b\" {{\n  for_each = local.buckets\n  provider = aws.by_region[each.key]\n}}\n{TFVARS}"
+        );
+        let found = unknown_instances(&text);
+        let (_, _, related) = &found[0];
+        assert!(
+            related.contains(&(
+                "/ws/main.tf".to_string(),
+                "usw3 = \"backup\"".to_string(),
+                "`usw3` comes from here".to_string()
+            )),
+            "{related:?}"
+        );
+    }
+
+    #[test]
+    fn a_callers_aliased_configuration_is_declared_and_passed() {
+        let text = "#- /main.tf\nprovider \"aws\" {\n  alias  = \"west\"\n  region = \"us-west-2\"\n}\nmodule \"net\" {\n  source = \"./net\"\n}\n#- /net/main.tf\nresource \"aws_vpc\" \"main\" {\n  provider = aws.west\n}\nresource \"aws_s3_bucket\" \"logs\" {}\n";
+        let (titles, changed, gone) = fix(text, "unknown-provider-config", "Declare");
+        assert_eq!(titles[0], "Declare `aws.west` in `configuration_aliases` and pass it from the calling module");
+        assert_eq!(
+            changed,
+            [
+                (
+                    "/ws/main.tf".to_string(),
+                    "provider \"aws\" {\n  alias  = \"west\"\n  region = \"us-west-2\"\n}\nmodule \"net\" {\n  source = \"./net\"\n  providers = {\n    aws      = aws\n    aws.west = aws.west\n  }\n}\n".to_string()
+                ),
+                (
+                    "/ws/net/main.tf".to_string(),
+                    "terraform {\n  required_providers {\n    aws = {\n      source                = \"hashicorp/aws\"\n      configuration_aliases = [aws.west]\n    }\n  }\n}\n\nresource \"aws_vpc\" \"main\" {\n  provider = aws.west\n}\nresource \"aws_s3_bucket\" \"logs\" {}\n".to_string()
+                ),
+            ]
+        );
+        assert!(gone);
+        // An existing entry and map get an item each.
+        let text = "#- /main.tf\nprovider \"aws\" {\n  alias = \"west\"\n}\nmodule \"net\" {\n  source    = \"./net\"\n  providers = { aws = aws }\n}\n#- /net/main.tf\nterraform {\n  required_providers {\n    aws = {\n      source = \"hashicorp/aws\"\n    }\n  }\n}\nresource \"aws_vpc\" \"main\" {\n  provider = aws.west\n}\n";
+        let (_, changed, gone) = fix(text, "unknown-provider-config", "Declare");
+        assert!(changed[0].1.contains("providers = { aws = aws, aws.west = aws.west }"), "{}", changed[0].1);
+        assert!(
+            changed[1].1.contains("      source = \"hashicorp/aws\"\n      configuration_aliases = [aws.west]\n"),
+            "{}",
+            changed[1].1
+        );
+        assert!(gone);
     }
 }

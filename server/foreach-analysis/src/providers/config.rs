@@ -162,3 +162,35 @@ pub fn mode_checks_keys(mode: ResourceMode) -> bool {
 pub fn block_for_each(p: &ProviderBlock) -> Option<(FileId, &foreach_syntax::ast::Expr)> {
     p.for_each.as_ref().map(|a| (a.file, &a.expr))
 }
+
+/// The alias to give provider `name`'s `for_each` block that has none: the one the module's references already use
+/// for it when they name exactly one configuration that does not exist (`aws.by_region[each.key]` written before
+/// the alias), else `by_region` as the diagnostic's message suggests (numbered when that configuration exists).
+pub fn suggested_alias(module: &Module, name: &str) -> String {
+    alias_in_use(module, name).unwrap_or_else(|| free_alias(module, name))
+}
+
+/// `by_region`, or `by_region_2`, … when the provider already has a configuration of that name.
+fn free_alias(module: &Module, name: &str) -> String {
+    (1..)
+        .map(|n| if n == 1 { "by_region".to_string() } else { format!("by_region_{n}") })
+        .find(|a| resolve_config(module, name, Some(a)) == ConfigTarget::Unknown)
+        .unwrap_or_default()
+}
+
+/// The single undeclared alias the module's references use for provider `name`.
+fn alias_in_use(module: &Module, name: &str) -> Option<String> {
+    let (refs, _) = module_references(module);
+    let mut aliases: Vec<&str> = refs
+        .iter()
+        .filter(|r| r.reference.name == name)
+        .filter_map(|r| r.reference.alias_name())
+        .filter(|a| resolve_config(module, name, Some(a)) == ConfigTarget::Unknown)
+        .collect();
+    aliases.sort_unstable();
+    aliases.dedup();
+    match aliases.as_slice() {
+        [one] => Some((*one).to_string()),
+        _ => None,
+    }
+}

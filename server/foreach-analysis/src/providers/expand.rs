@@ -10,16 +10,17 @@ use std::collections::BTreeSet;
 
 use foreach_syntax::ast::Expr;
 
-use crate::base::{FileId, FileRange};
+use crate::base::{FileId, FileRange, FileText};
 use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
 use crate::eval::scope::ModuleScope;
 use crate::eval::{EvalContext, UnknownCause, UnknownReason, Value};
-use crate::fixes::filter_for_each::CollectionKind;
+use crate::fixes::filter_for_each::{CollectionKind, CollectionVariable};
+use crate::fixes::key_source::ScopeLookup;
 use crate::model::items::{Arg, ProviderBlock};
 use crate::model::module::Module;
 use crate::providers::config::{ConfigTarget, RefOwner, RefSiteInfo, resolve_config};
+use crate::providers::unknown_instance::{KeyKind, MissingKey, Site, unknown_instance};
 use crate::similar::{SimilarSite, SimilarUser, too_similar, too_similar_diagnostic};
-use crate::suggest::closest;
 
 /// One instance of a multi-instance provider configuration.
 #[derive(Debug, Clone, PartialEq)]
@@ -85,9 +86,6 @@ pub struct InstanceProviders {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// The text and kind of a file, for building quick fixes.
-pub type FileText<'a> = &'a dyn Fn(FileId) -> Option<(std::sync::Arc<str>, foreach_syntax::FileKind)>;
-
 pub fn analyse_instance(
     module: &Module,
     scope: &ModuleScope,
@@ -118,11 +116,23 @@ pub fn analyse_instance(
             let provider = &module.providers[i];
             if let Some(fe) = &provider.for_each {
                 let repetition = repetition(for_each, count, scope);
-                let reported = diagnostics.len();
-                resolved.keys =
-                    check_keys(r.file, key_expr, &repetition, &expansions[i], provider, fe, scope, &mut diagnostics);
-                let lookup = crate::fixes::key_source::ScopeLookup { module, scope, file_text };
-                crate::fixes::add_key::attach(&mut diagnostics[reported..], fe, &resolved, &expansions[i], &lookup);
+                let (selected, missing) =
+                    check_keys(r.file, key_expr, &repetition, &expansions[i], scope, &mut diagnostics);
+                resolved.keys = selected;
+                if let (Some(known), false) = (expansions[i].keys(), missing.is_empty()) {
+                    let config = config_name(provider);
+                    let noun = noun(module, &site.owner);
+                    let at = Site {
+                        file: r.file,
+                        key_expr,
+                        config: &config,
+                        provider_for_each: fe,
+                        user_for_each: for_each,
+                        noun: &noun,
+                    };
+                    let lookup = ScopeLookup { module, scope, file_text };
+                    diagnostics.push(unknown_instance(&at, &known, &missing, &lookup));
+                }
                 if let Some(d) = removal_trap(module, site, for_each, fe, scope, address, file_text) {
                     diagnostics.push(d);
                 }
@@ -163,6 +173,17 @@ fn removal_trap(
         scope.eval(for_each.file, &for_each.expr, &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
     let full_address = if address.is_empty() { own } else { format!("{address}.{own}") };
     let provider = site.reference.config_address();
+    let declared = |name: &str| module.variable(name).is_some();
+    let var_text = collection_variable(module, &for_each.expr).and_then(|v| Some((v, file_text(v.site.file)?)));
+    let variable =
+        var_text.as_ref().filter(|(_, (_, kind))| !kind.is_json()).map(|(v, (text, _))| CollectionVariable {
+            name: &v.name,
+            file: v.site.file,
+            text,
+            block: v.site.range,
+            ty: v.ty.as_ref().map(|a| &a.expr),
+            declared: &declared,
+        });
     Some(too_similar_diagnostic(&SimilarSite {
         user,
         file: for_each.file,
@@ -174,7 +195,20 @@ fn removal_trap(
         providers_entry: entry,
         provider_for_each: provider_for_each.expr_location(),
         collection: CollectionKind::of(&value),
+        variable,
     }))
+}
+
+/// The variable of `module` that a `for_each` value names (`var.x`, possibly parenthesised).
+fn collection_variable<'m>(module: &'m Module, e: &Expr) -> Option<&'m crate::model::items::Variable> {
+    let foreach_syntax::ast::ExprKind::Traversal { base, steps } = &e.unparenthesized().kind else { return None };
+    match (&base.kind, steps.as_slice()) {
+        (foreach_syntax::ast::ExprKind::Variable(root), [step]) if root.name == "var" => match &step.op {
+            foreach_syntax::ast::TraversalOp::GetAttr(a) => module.variable(&a.name),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn origin(p: &ProviderBlock) -> String {
@@ -462,17 +496,15 @@ fn key_string(v: &Value) -> Result<Option<String>, String> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// The key each instance of the referring block selects, and the keys that the provider has no instance for.
 fn check_keys(
     file: FileId,
     key_expr: &Expr,
     repetition: &Repetition,
     expansion: &Expansion,
-    provider: &ProviderBlock,
-    provider_for_each: &Arg,
     scope: &ModuleScope,
     diags: &mut Vec<Diagnostic>,
-) -> Vec<SelectedKey> {
+) -> (Vec<SelectedKey>, Vec<MissingKey>) {
     let single = [(String::new(), EvalContext { origin: "provider instance key".into(), ..EvalContext::default() })];
     let (contexts, per_instance): (&[(String, EvalContext)], bool) = match repetition {
         Repetition::Single | Repetition::Unknown => (&single, false),
@@ -480,7 +512,7 @@ fn check_keys(
     };
     let known = expansion.keys();
     let mut selected = Vec::new();
-    let mut missing: Vec<(String, Option<String>)> = Vec::new();
+    let mut missing: Vec<MissingKey> = Vec::new();
     for (instance, ctx) in contexts {
         let v = scope.eval(file, key_expr, ctx);
         let instance = per_instance.then(|| instance.clone());
@@ -488,9 +520,14 @@ fn check_keys(
             Ok(Some(key)) => {
                 if let Some(known) = &known
                     && !known.contains(&key.as_str())
-                    && !missing.iter().any(|(k, _)| *k == key)
+                    && !missing.iter().any(|m| m.key == key)
                 {
-                    missing.push((key.clone(), instance.clone()));
+                    let kind = match v.unmarked() {
+                        Value::Number(_) => KeyKind::Number,
+                        Value::Bool(_) => KeyKind::Bool,
+                        _ => KeyKind::String,
+                    };
+                    missing.push(MissingKey { key: key.clone(), instance: instance.clone(), kind });
                 }
                 selected.push(SelectedKey { instance, key: Some(key) });
             }
@@ -507,61 +544,18 @@ fn check_keys(
             }
         }
     }
-    if let (Some(known), false) = (known, missing.is_empty()) {
-        diags.push(unknown_instance(file, key_expr, provider, provider_for_each, &known, &missing));
-    }
-    selected
+    (selected, missing)
 }
 
-fn unknown_instance(
-    file: FileId,
-    key_expr: &Expr,
-    provider: &ProviderBlock,
-    provider_for_each: &Arg,
-    known: &[&str],
-    missing: &[(String, Option<String>)],
-) -> Diagnostic {
-    let name = config_name(provider);
-    let instances = if known.is_empty() {
-        "it has no instances".to_string()
-    } else {
-        format!("its instances are {}", quote_list(known))
-    };
-    let keys: Vec<&str> = missing.iter().map(|(k, _)| k.as_str()).collect();
-    let mut msg = if key_expr.as_string_literal().is_some() || missing.iter().all(|(_, i)| i.is_none()) {
-        format!("no provider instance {} in `{name}`; {instances}", quote_list(&keys))
-    } else {
-        let examples: Vec<String> = missing
-            .iter()
-            .take(3)
-            .map(|(k, i)| match i {
-                Some(i) => format!("`{k}` for instance `{i}`"),
-                None => format!("`{k}`"),
-            })
-            .collect();
-        let more = if missing.len() > 3 { format!(" and {} more", missing.len() - 3) } else { String::new() };
-        format!("this key selects {}{more}, but `{name}` has no such instance; {instances}", examples.join(", "))
-    };
-    if let Some(s) = closest(&missing[0].0, known.iter().copied()) {
-        msg.push_str(&format!("; did you mean `{s}`?"));
+/// What moves when a reference selects another configuration.
+fn noun(module: &Module, owner: &RefOwner) -> String {
+    match owner {
+        RefOwner::Resource(i) => match module.resources[*i].mode {
+            crate::model::items::ResourceMode::Managed => "this resource".to_string(),
+            crate::model::items::ResourceMode::Data => "this data source".to_string(),
+            crate::model::items::ResourceMode::Ephemeral => "this ephemeral resource".to_string(),
+        },
+        RefOwner::ModuleCall(i, _) => format!("the resources of module `{}`", module.module_calls[*i].name),
+        RefOwner::Import(_) => "this import".to_string(),
     }
-    let mut d = Diagnostic::new(Code::UnknownProviderInstance, FileRange::new(file, key_expr.range), msg)
-        .with_related(provider_for_each.expr_location(), format!("the instances of `{name}` come from here"));
-    if let (Some(s), Some(_)) = (closest(&missing[0].0, known.iter().copied()), key_expr.as_string_literal()) {
-        d = d.with_fix(Fix {
-            title: format!("Use the instance `{s}`"),
-            edits: vec![TextEdit { location: FileRange::new(file, key_expr.range), new_text: format!("\"{s}\"") }],
-            automatic: false,
-        });
-    }
-    d
-}
-
-fn quote_list(keys: &[&str]) -> String {
-    const SHOWN: usize = 8;
-    let mut parts: Vec<String> = keys.iter().take(SHOWN).map(|k| format!("`{k}`")).collect();
-    if keys.len() > SHOWN {
-        parts.push(format!("and {} more", keys.len() - SHOWN));
-    }
-    parts.join(", ")
 }

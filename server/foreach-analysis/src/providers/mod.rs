@@ -10,9 +10,11 @@
 pub mod checks;
 pub mod config;
 pub mod expand;
+pub mod not_inherited;
 pub mod reference;
 pub mod resolve;
 pub mod test_files;
+pub mod unknown_instance;
 
 use std::collections::HashSet;
 

@@ -237,6 +237,7 @@ fn json_sites_get_the_warning_without_a_fix() {
         providers_entry: None,
         provider_for_each: FileRange::new(FileId(1), value.range),
         collection: CollectionKind::ObjectMap,
+        variable: None,
     };
     let d = too_similar_diagnostic(&site);
     assert_eq!(d.code, Code::TooSimilarForEach);
@@ -259,6 +260,7 @@ fn the_message_names_the_provider_the_entry_and_the_fix() {
         providers_entry: entry,
         provider_for_each: FileRange::new(FileId(2), TextRange::default()),
         collection: CollectionKind::ObjectMap,
+        variable: None,
     };
     let (a, b) = (too_similar_diagnostic(&site(Some("aws"))), too_similar_diagnostic(&site(Some("aws.east"))));
     assert_ne!(a.message, b.message, "two keyed entries must stay two diagnostics");
@@ -267,7 +269,8 @@ fn the_message_names_the_provider_the_entry_and_the_fix() {
     assert_eq!(a.related[0].location.file, FileId(2));
     assert!(a.related[0].message.contains("-target=module.network"));
     assert_eq!(a.fixes.len(), 1);
-    assert!(a.fixes[0].automatic);
+    // Without the variable's declaration the filter cannot be known to work: offered, not applied.
+    assert!(!a.fixes[0].automatic);
     assert_eq!(check_too_similar(&site(Some("aws")), &expr("(var.regions)")), Some(a));
     assert_eq!(check_too_similar(&site(Some("aws")), &expr("local.regions")), None);
 }

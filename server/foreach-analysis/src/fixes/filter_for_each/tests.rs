@@ -1,162 +1,15 @@
-//! Round trips of the fix: the fixed file parses, its `for_each` is no longer too similar to the provider's, and
-//! every byte outside the replaced range is unchanged.
+//! The filter itself: what it keeps, where it refuses, which collections get which form. The round trips through
+//! the `too-similar-for-each` diagnostic are in `similar/fix_tests.rs`.
 
 use super::*;
-use crate::eval::{Value, eval_literal_expr};
-use crate::fixes::apply_edits;
-use crate::similar::{SimilarSite, SimilarUser, too_similar, too_similar_diagnostic};
-use foreach_syntax::ast::{Block, Body};
-use foreach_syntax::{FileKind, TextRange, parse};
-
-fn find<'a>(body: &'a Body, ident: &str, label: &str) -> &'a Block {
-    body.blocks().find(|b| b.ident.name == ident && b.label(b.labels.len() - 1) == Some(label)).unwrap()
-}
-
-fn for_each(block: &Block) -> &Expr {
-    &block.body.attribute("for_each").unwrap().value
-}
-
-/// Fixes the `for_each` of block `ident "...label"` in `text` against provider `aws.by_region`; returns the new text
-/// after checking the round-trip properties.
-fn round_trip(text: &str, ident: &str, label: &str, kind: CollectionKind, automatic: bool) -> String {
-    let parsed = parse(text, FileKind::Tf);
-    assert!(parsed.errors.is_empty(), "{:?}", parsed.errors);
-    let provider = for_each(find(&parsed.body, "provider", "aws"));
-    let user = for_each(find(&parsed.body, ident, label));
-    assert!(too_similar(provider, user), "the input should warn");
-
-    let site = SimilarSite {
-        user: if ident == "module" { SimilarUser::Module } else { SimilarUser::Resource },
-        file: FileId(7),
-        file_kind: FileKind::Tf,
-        text,
-        for_each: user,
-        address: "aws_vpc.example",
-        provider: "aws.by_region",
-        providers_entry: if ident == "module" { Some("aws") } else { None },
-        provider_for_each: FileRange::new(FileId(7), provider.range),
-        collection: kind,
-    };
-    let diag = too_similar_diagnostic(&site);
-    assert_eq!(diag.related[0].location.range, provider.range);
-    let fix = &diag.fixes[0];
-    assert_eq!(fix.automatic, automatic);
-    let edits: Vec<&TextEdit> = fix.edits.iter().collect();
-    let applied = apply_edits(text, &edits);
-    assert_eq!((applied.applied, applied.skipped), (1, 0));
-    let new = applied.text;
-
-    let reparsed = parse(&new, FileKind::Tf);
-    assert!(reparsed.errors.is_empty(), "fixed text does not parse: {:?}\n{new}", reparsed.errors);
-    let new_provider = for_each(find(&reparsed.body, "provider", "aws"));
-    let new_user = for_each(find(&reparsed.body, ident, label));
-    assert!(!too_similar(new_provider, new_user), "still warns:\n{new}");
-
-    let (start, end) = (usize::from(user.range.start()), usize::from(user.range.end()));
-    let new_end = new.len() - (text.len() - end);
-    assert_eq!(&new[..start], &text[..start], "bytes before the edit changed");
-    assert_eq!(&new[new_end..], &text[end..], "bytes after the edit changed");
-    assert!(new[start..new_end].contains(&text[start..end]), "the collection is not copied verbatim");
-    new
-}
-
-const RFC_TRAP: &str = r#"terraform {
-  required_providers {
-    aws = {
-      source = "hashicorp/aws"
-    }
-  }
-}
-
-variable "aws_regions" {
-  type = map(object({
-    vpc_cidr_block = string
-  }))
-}
-
-provider "aws" {
-  alias    = "by_region"
-  for_each = var.aws_regions
-
-  region = each.key
-}
-
-resource "aws_vpc" "example" {
-  for_each = var.aws_regions # every region
-  provider = aws.by_region[each.key]
-
-  cidr_block = each.value.vpc_cidr_block
-}
-"#;
-
-#[test]
-fn the_rfc_trap_gets_the_enabled_filter() {
-    let new = round_trip(RFC_TRAP, "resource", "example", CollectionKind::ObjectMap, true);
-    assert!(
-        new.contains("  for_each = { for k, v in var.aws_regions : k => v if try(v.enabled, true) } # every region\n")
-    );
-}
-
-#[test]
-fn multi_line_collections_keep_their_comments_and_layout() {
-    let text = r#"provider "aws" {
-  alias = "by_region"
-  for_each = merge(
-    var.a, # first
-    /* second */ var.b,
-  )
-}
-
-module "net" {
-  source = "./net"
-  for_each = merge(
-    var.a, # first
-    /* second */ var.b,
-  )
-  providers = { aws = aws.by_region[each.key] }
-}
-"#;
-    let new = round_trip(text, "module", "net", CollectionKind::ObjectMap, true);
-    assert!(new.contains("for_each = { for k, v in merge(\n    var.a, # first\n    /* second */ var.b,\n  ) : k => v"));
-}
-
-#[test]
-fn a_conditional_collection_is_parenthesised() {
-    let text = r#"provider "aws" {
-  alias    = "by_region"
-  for_each = var.on ? var.regions : {}
-}
-
-resource "aws_vpc" "example" {
-  for_each = var.on ? var.regions : {}
-  provider = aws.by_region[each.key]
-}
-"#;
-    let new = round_trip(text, "resource", "example", CollectionKind::Unknown, false);
-    assert!(new.contains("{ for k, v in (var.on ? var.regions : {}) : k => v if try(v.enabled, true) }"));
-}
-
-#[test]
-fn sets_get_a_setsubtract_that_is_not_applied_automatically() {
-    let text = r#"provider "aws" {
-  alias    = "by_region"
-  for_each = toset(var.regions)
-}
-
-resource "aws_vpc" "example" {
-  for_each = toset(var.regions)
-  provider = aws.by_region[each.key]
-}
-"#;
-    let new = round_trip(text, "resource", "example", CollectionKind::Set, false);
-    assert!(new.contains("for_each = setsubtract(toset(var.regions), [])\n"));
-}
+use crate::eval::eval_literal_expr;
+use foreach_syntax::TextRange;
 
 #[test]
 fn the_filter_keeps_enabled_and_unmarked_elements_and_drops_disabled_ones() {
     let collection = r#"{ a = {}, b = { enabled = false }, c = { enabled = true }, d = null }"#;
     let e = foreach_syntax::parse_expr(collection).unwrap();
-    let fix = filter_for_each_fix(FileId(0), collection, &e, CollectionKind::ObjectMap).unwrap();
+    let fix = filter_for_each_fix(FileId(0), collection, &e, CollectionKind::ObjectMap, None).unwrap();
     let filtered = foreach_syntax::parse_expr(&fix.edits[0].new_text).unwrap();
     // Not `eval_literal_expr`: constant expressions refuse function calls, and the filter calls `try`.
     let scope = crate::eval::scope::EmptyScope;
@@ -174,7 +27,7 @@ fn a_heredoc_gets_no_fix() {
     let text = "<<EOT\nx\nEOT";
     let e = foreach_syntax::parse_expr(text).unwrap();
     assert_eq!(e.range, TextRange::up_to(e.range.end()));
-    assert!(filter_for_each_fix(FileId(0), text, &e, CollectionKind::Set).is_none());
+    assert!(filter_for_each_fix(FileId(0), text, &e, CollectionKind::Set, None).is_none());
 }
 
 #[test]

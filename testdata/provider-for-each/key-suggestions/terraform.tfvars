@@ -1,0 +1,4 @@
+regions = [
+  "euw1",
+  "use1",
+]
