@@ -167,6 +167,13 @@ mod tests {
     }
 
     #[test]
+    fn keyword_provider_names() {
+        let text = "provider \"null\" {\n  alias    = \"many\"\n  for_each = toset([\"a\"])\n}\nresource \"null_resource\" \"b\" {\n  provider = null.m$0\n}\n";
+        assert_eq!(labels(text), ["null.many"]);
+        assert_eq!(labels(&text.replace("null.m$0", "null.many[$0")), ["\"a\""]);
+    }
+
+    #[test]
     fn not_after_an_attribute_named_each() {
         assert!(labels("locals {\n  m = x.each.$0\n}\n").is_empty());
         assert!(labels("locals {\n  m = 1$0\n}\n").is_empty());

@@ -306,6 +306,14 @@ resource "aws_s3_bucket" "b" {
     }
 
     #[test]
+    fn keyword_provider_name() {
+        let md = check(
+            "provider \"null\" {\n  alias    = \"many\"\n  for_each = toset([\"a\"])\n}\nresource \"null_resource\" \"r\" {\n  provider = nu$0ll.many[\"a\"]\n}\n",
+        );
+        assert!(md.starts_with("```hcl\nprovider \"null\"  # null.many\n```\n\n1 instance:\n"), "{md}");
+    }
+
+    #[test]
     fn not_on_a_reference() {
         assert_eq!(check("locals {\n  a = \"x$0\"\n}\n"), "<none>");
     }

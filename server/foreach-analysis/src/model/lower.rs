@@ -12,7 +12,7 @@ use foreach_syntax::ast::{Attribute, Block, Body, ExprKind, Structure, Traversal
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::*;
-use crate::model::refs::references;
+use crate::model::refs::{references, traversal_root};
 
 /// Everything one configuration file declares (its [`Items`]), with the problems found reading it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -292,10 +292,10 @@ fn lower_required_provider(file: FileId, attr: &Attribute) -> RequiredProvider {
 /// `aws.src` as a (name, alias) pair.
 fn provider_alias_traversal(e: &foreach_syntax::ast::Expr) -> Option<(String, String)> {
     let ExprKind::Traversal { base, steps } = &e.kind else { return None };
-    let ExprKind::Variable(root) = &base.kind else { return None };
+    let root = traversal_root(base)?;
     match steps.as_slice() {
         [step] => match &step.op {
-            TraversalOp::GetAttr(a) => Some((root.name.clone(), a.name.clone())),
+            TraversalOp::GetAttr(a) => Some((root.name, a.name.clone())),
             _ => None,
         },
         _ => None,
