@@ -215,6 +215,14 @@ mod tests {
     }
 
     #[test]
+    fn provider_reference_in_a_check_block() {
+        let text = format!(
+            "{BY_REGION}check \"c\" {{\n  data \"aws_region\" \"r\" {{\n    provider = aws.$0r[\"us\"]\n  }}\n}}\nlocals {{\n  regions = {{ us = \"x\" }}\n}}\n"
+        );
+        assert_eq!(check(&text), vec![("/ws/main.tf".to_string(), "\"aws\"".to_string())]);
+    }
+
+    #[test]
     fn undeclared_has_no_target() {
         assert!(check("locals {\n  b = local.zz$0\n}\n").is_empty());
     }

@@ -314,6 +314,15 @@ resource "aws_s3_bucket" "b" {
     }
 
     #[test]
+    fn provider_reference_in_a_check_block() {
+        let md = check(
+            "provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset([\"a\", \"b\"])\n  region   = each.key\n}\ncheck \"c\" {\n  data \"aws_region\" \"x\" {\n    provider = aws.$0r[\"b\"]\n  }\n}\n",
+        );
+        assert!(md.starts_with("```hcl\nprovider \"aws\"  # aws.r\n```\n\n2 instances:\n"), "{md}");
+        assert!(md.contains("region = \"b\" ← selected"), "{md}");
+    }
+
+    #[test]
     fn not_on_a_reference() {
         assert_eq!(check("locals {\n  a = \"x$0\"\n}\n"), "<none>");
     }

@@ -117,7 +117,8 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
             body_refs: body_refs(file, &block.body, &[]),
         })),
         "terraform" => lower_terraform(file, block, out),
-        "check" | "import" | "moved" | "removed" => out.others.push(Arc::new(OtherBlock {
+        "check" => lower_check(file, block, out),
+        "import" | "moved" | "removed" => out.others.push(Arc::new(OtherBlock {
             kind: block.ident.name.clone(),
             site: site(file, block, 0),
             provider: opt_arg(file, block.body.attribute("provider")),
@@ -132,6 +133,29 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
             format!("`{other}` is not a block type OpenTofu knows at the top level of a module"),
         )),
     }
+}
+
+/// A `check` block. Its nested `data` block (OpenTofu allows one) is a data source of the module like any other:
+/// OpenTofu keeps it among the module's data resources (same names, same provider rules), so it is lowered as one;
+/// the check block keeps the references of its `assert`s.
+fn lower_check(file: FileId, block: &Block, out: &mut FileSummary) {
+    let mut rest = Body::default();
+    for s in &block.body.structures {
+        match s {
+            Structure::Block(b) if b.ident.name == "data" => {
+                if expect_labels(file, b, 2, "type and name", out) {
+                    out.resources.push(Arc::new(lower_resource(file, b, ResourceMode::Data)));
+                }
+            }
+            other => rest.structures.push(other.clone()),
+        }
+    }
+    out.others.push(Arc::new(OtherBlock {
+        kind: block.ident.name.clone(),
+        site: site(file, block, 0),
+        provider: None,
+        body_refs: body_refs(file, &rest, &[]),
+    }));
 }
 
 fn lower_variable(file: FileId, block: &Block) -> Variable {
