@@ -124,13 +124,23 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
             provider: opt_arg(file, block.body.attribute("provider")),
             body_refs: body_refs(file, &block.body, &["provider"]),
         })),
+        // OpenTofu 1.12's module-wide language settings (`compatible_with { opentofu = "…" }`, `edition`): nothing
+        // here depends on them.
+        "language" => {
+            expect_labels(file, block, 0, "none", out);
+        }
         "variable" | "provider" | "resource" | "data" | "ephemeral" | "module" | "output" => {
             // Label count was wrong: already reported by `expect_labels`.
         }
         other => out.diagnostics.push(Diagnostic::new(
             Code::UnknownBlockType,
             FileRange::new(file, block.ident.range),
-            format!("`{other}` is not a block type OpenTofu knows at the top level of a module"),
+            match terraform_only(other) {
+                Some(since) => {
+                    format!("`{other}` blocks are Terraform {since}; OpenTofu has none and refuses to load this module")
+                }
+                None => format!("`{other}` is not a block type OpenTofu knows at the top level of a module"),
+            },
         )),
     }
 }
@@ -156,6 +166,15 @@ fn lower_check(file: FileId, block: &Block, out: &mut FileSummary) {
         provider: None,
         body_refs: body_refs(file, &rest, &[]),
     }));
+}
+
+/// Top-level block types that only Terraform has, with the Terraform version that added them: a module that uses
+/// them was written for Terraform, and the message should say so rather than suggest a typo.
+fn terraform_only(block_type: &str) -> Option<&'static str> {
+    match block_type {
+        "action" => Some("1.14"),
+        _ => None,
+    }
 }
 
 fn lower_variable(file: FileId, block: &Block) -> Variable {
