@@ -65,6 +65,9 @@ pub enum UnknownCause {
     ImpureFunction { name: String, location: FileRange },
     /// `provider::NAME::FN(...)`: provider functions are not available to static evaluation.
     ProviderFunction { name: String, location: FileRange },
+    /// A variable OpenTofu refuses wherever it evaluates before planning, whatever its value: `ephemeral = true`
+    /// (1.11) or `const = false` (1.12). `location` is the reference; `module` as for `VariableWithoutValue`.
+    NonStaticVariable { name: String, module: String, why: NonStatic, declaration: FileRange, location: FileRange },
     /// A variable with neither a supplied value nor a default. `name` is the variable's name; `module` the label
     /// of its module (`""` for the root, `module.common` for a child), so it displays as `module.common:var.x`.
     VariableWithoutValue { name: String, module: String, declaration: FileRange },
@@ -74,6 +77,15 @@ pub enum UnknownCause {
     Limit { message: String, location: FileRange },
     /// JSON input that is not an expression, and similar holes in the tree.
     Invalid { location: FileRange },
+}
+
+/// Why a variable can't be used in static context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NonStatic {
+    /// `ephemeral = true`: its value must not be kept anywhere, and what is evaluated before planning is.
+    Ephemeral,
+    /// `const = false`: the module says it is not a constant.
+    NotConst,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,6 +114,7 @@ impl UnknownReason {
             | UnknownCause::ProviderFunction { location, .. }
             | UnknownCause::Error { location, .. }
             | UnknownCause::Limit { location, .. }
+            | UnknownCause::NonStaticVariable { location, .. }
             | UnknownCause::Invalid { location } => *location,
             UnknownCause::VariableWithoutValue { declaration, .. } => *declaration,
         }
@@ -114,7 +127,8 @@ impl UnknownReason {
             UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
                 format!("{name}()")
             }
-            UnknownCause::VariableWithoutValue { name, module, .. } => {
+            UnknownCause::VariableWithoutValue { name, module, .. }
+            | UnknownCause::NonStaticVariable { name, module, .. } => {
                 if module.is_empty() {
                     format!("var.{name}")
                 } else {
@@ -145,6 +159,16 @@ impl UnknownReason {
             UnknownCause::VariableWithoutValue { .. } => {
                 format!("`{}` has no value: set it in a .tfvars file or with --var", self.root_name())
             }
+            UnknownCause::NonStaticVariable { why: NonStatic::Ephemeral, .. } => format!(
+                "`{}` is ephemeral (`ephemeral = true`), and OpenTofu allows no ephemeral value in what it evaluates \
+                 before planning",
+                self.root_name()
+            ),
+            UnknownCause::NonStaticVariable { why: NonStatic::NotConst, .. } => format!(
+                "`{}` is declared `const = false`, so OpenTofu does not allow it where a value must be known before \
+                 planning",
+                self.root_name()
+            ),
             UnknownCause::Error { message, .. } | UnknownCause::Limit { message, .. } => message.clone(),
             UnknownCause::Invalid { .. } => "the expression is not valid".into(),
         }

@@ -187,6 +187,7 @@ fn lower_variable(file: FileId, block: &Block) -> Variable {
         nullable: get("nullable"),
         sensitive: get("sensitive"),
         constant: get("const"),
+        ephemeral: get("ephemeral"),
     }
 }
 

@@ -148,6 +148,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
                 replace(&mut v.nullable, &o.nullable);
                 replace(&mut v.sensitive, &o.sensitive);
                 replace(&mut v.constant, &o.constant);
+                replace(&mut v.ephemeral, &o.ephemeral);
             }
             None => missing_base(m, &format!("variable `{}`", o.name), o.site.name_location()),
         }
