@@ -5,9 +5,6 @@
 
 use std::collections::BTreeSet;
 
-use foreach_syntax::TextRange;
-
-use crate::base::FileId;
 use crate::db::{Db, ModuleDir, Workspace, module, parse};
 use crate::providers::config::{ConfigTarget, module_references, resolve_config};
 
@@ -15,15 +12,8 @@ use super::cursor::reference_at;
 use super::init_info::source_definition;
 use super::key_origin::key_origin_sites;
 use super::provider_info::module_instances;
+use super::results::NavigationTarget;
 use super::{FilePosition, dir_of, source_file, touches};
-
-/// Where to jump: the whole declaration, and the name inside it to put the cursor on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NavigationTarget {
-    pub file: FileId,
-    pub full_range: TextRange,
-    pub focus_range: TextRange,
-}
 
 pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<NavigationTarget> {
     let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };

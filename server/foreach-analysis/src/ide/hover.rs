@@ -17,6 +17,7 @@ use super::init_info::init_hover;
 use super::key_origin::key_origins;
 use super::provider_info::{expansion_markdown, key_list, module_instances};
 use super::references::config_at;
+use super::results::HoverResult;
 use super::{FilePosition, dir_of, source_file};
 use crate::db::SourceFile;
 use crate::eval::render::compact;
@@ -25,13 +26,6 @@ use crate::model::refs::Reference;
 use crate::providers::config::{ConfigTarget, resolve_config};
 use crate::providers::expand::Expansion;
 use std::collections::BTreeSet;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HoverResult {
-    /// What the hover is about (the reference), for the editor to highlight.
-    pub range: TextRange,
-    pub markdown: String,
-}
 
 /// At most this many module instances are listed; the rest are counted.
 const MAX_INSTANCES: usize = 5;
