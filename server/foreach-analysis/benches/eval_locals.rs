@@ -53,6 +53,7 @@ fn inputs(text: &str) -> ModuleStaticInputs {
                 default: block.body.attribute("default").map(|a| (file, a.value.clone())),
                 nullable: true,
                 sensitive: false,
+                non_static: None,
                 supplied: None,
             });
         } else if block.ident.name == "locals" {

@@ -145,6 +145,8 @@ codes! {
     EachOutsideForEach = "each-outside-for-each", Error, "each.key or each.value is used in a block without for_each";
     InvalidProviderReference = "invalid-provider-reference", Error, "a provider reference does not have the form name, name.alias or name.alias[key]";
     UnknownProviderConfig = "unknown-provider-config", Error, "a provider reference names a configuration this module does not have";
+    ProviderTypeMismatch = "provider-type-mismatch", Error, "a module call passes a configuration of another provider than the module expects under that name";
+    UndeclaredProvider = "undeclared-provider", Warning, "a provider reference uses a local name that no required_providers entry, provider block or resource type declares";
     MissingProviderInstanceKey = "missing-provider-instance-key", Error, "a reference to a provider with for_each does not select an instance";
     UnexpectedProviderInstanceKey = "unexpected-provider-instance-key", Error, "an instance key on a provider configuration that has a single instance";
     UnknownProviderInstance = "unknown-provider-instance", Error, "an instance key selects a provider instance that does not exist";

@@ -329,6 +329,7 @@ pub(crate) fn instance_scope<'a>(
             default: v.default.as_ref().map(|a| (a.file, a.expr.clone())),
             nullable: v.nullable.as_ref().and_then(|a| literal_bool(&a.expr)).unwrap_or(true),
             sensitive: v.sensitive.as_ref().and_then(|a| literal_bool(&a.expr)).unwrap_or(false),
+            non_static: non_static(v),
             supplied: supplied(&v.name),
         })
         .collect();
@@ -376,6 +377,18 @@ fn root_dir_of(node: &TreeNode, node_of: impl Fn(NodeId) -> Option<Arc<TreeNode>
         parent = p.parent;
     }
     dir
+}
+
+/// Whether OpenTofu refuses the variable in static context: `ephemeral = true` (1.11), `const = false` (1.12).
+fn non_static(v: &crate::model::items::Variable) -> Option<crate::eval::NonStatic> {
+    let flag = |a: &crate::model::items::OptArg| a.as_ref().and_then(|a| literal_bool(&a.expr));
+    if flag(&v.ephemeral) == Some(true) {
+        Some(crate::eval::NonStatic::Ephemeral)
+    } else if flag(&v.constant) == Some(false) {
+        Some(crate::eval::NonStatic::NotConst)
+    } else {
+        None
+    }
 }
 
 fn literal_bool(e: &Expr) -> Option<bool> {

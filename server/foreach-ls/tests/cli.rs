@@ -404,6 +404,23 @@ fn inspect_lists_instances_and_what_each_block_uses() {
 }
 
 #[test]
+fn inspect_lists_data_sources_in_check_blocks() {
+    let o = run(&["inspect", "testdata/provider-for-each/check-data"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let logs = v["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["address"] == "data.aws_s3_bucket.logs")
+        .expect("the data source of the check block is listed");
+    assert_eq!(logs["provider"]["config"], "aws.by_region");
+    let keys: Vec<&str> =
+        logs["instances"].as_array().unwrap().iter().map(|i| i["provider_key"].as_str().unwrap()).collect();
+    assert_eq!(keys, ["us-east-1"]);
+}
+
+#[test]
 fn inspect_lists_module_calls_with_evaluated_sources() {
     let o = run(&["inspect", "testdata/init-time/source-local-two-levels"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -120,6 +120,7 @@ fn module_scope() -> ModuleScope {
                 default: block.body.attribute("default").map(|a| (MODULE_FILE, a.value.clone())),
                 nullable: true,
                 sensitive: false,
+                non_static: None,
                 supplied: None,
             }),
             _ => {

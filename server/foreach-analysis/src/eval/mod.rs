@@ -32,4 +32,4 @@ pub use scope::{
     VariableDecl,
 };
 pub use types::{Constraint, Type};
-pub use value::{DynamicKind, Hop, UnknownCause, UnknownReason, Value};
+pub use value::{DynamicKind, Hop, NonStatic, UnknownCause, UnknownReason, Value};

@@ -116,6 +116,9 @@ pub struct VariableDecl {
     pub default: Option<(FileId, Expr)>,
     pub nullable: bool,
     pub sensitive: bool,
+    /// Set when OpenTofu refuses the variable in static context (`ephemeral = true`, `const = false`): references
+    /// to it are then unknown with that reason, whatever its value.
+    pub non_static: Option<super::NonStatic>,
     pub supplied: Option<SuppliedValue>,
 }
 
@@ -473,6 +476,19 @@ impl ModuleScope {
 impl Scope for ModuleScope {
     fn variable(&self, name: &str, referenced_at: FileRange) -> Option<Resolved> {
         let idx = *self.var_index.get(name)?;
+        // Everything a module scope evaluates is what OpenTofu evaluates before planning (for_each of providers,
+        // module sources, keys, backend settings), where these variables are refused.
+        if let Some(why) = self.inputs.variables[idx].non_static {
+            let decl = &self.inputs.variables[idx];
+            let cause = UnknownCause::NonStaticVariable {
+                name: decl.name.clone(),
+                module: self.inputs.module_label.clone(),
+                why,
+                declaration: decl.decl,
+                location: referenced_at,
+            };
+            return Some(Resolved { value: Value::unknown(cause), wholly_known: false });
+        }
         let v = self.ensure_variable(idx);
         // Variable values are small and scanned once per reference.
         if v.is_wholly_known() {

@@ -10,30 +10,8 @@ use crate::db::{Db, Workspace, module};
 use crate::providers::config::known_addresses;
 
 use super::key_completion::instance_key_completions;
+use super::results::{CompletionItem, CompletionKind};
 use super::{FilePosition, dir_of, source_file};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CompletionKind {
-    Field,
-    Variable,
-    Provider,
-    /// A provider instance key.
-    Key,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CompletionItem {
-    pub label: String,
-    pub kind: CompletionKind,
-    pub detail: Option<String>,
-    /// The text the item replaces (the part of the name already typed).
-    pub replace: TextRange,
-    pub insert_text: String,
-    /// `insert_text` is a snippet (`$1` placeholders).
-    pub is_snippet: bool,
-    /// What the client matches against the typed text, when not the label.
-    pub filter_text: Option<String>,
-}
 
 pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<CompletionItem> {
     let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
@@ -164,6 +142,13 @@ mod tests {
                 ("aws.by_region".to_string(), "aws.by_region[${1:each.key}]".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn keyword_provider_names() {
+        let text = "provider \"null\" {\n  alias    = \"many\"\n  for_each = toset([\"a\"])\n}\nresource \"null_resource\" \"b\" {\n  provider = null.m$0\n}\n";
+        assert_eq!(labels(text), ["null.many"]);
+        assert_eq!(labels(&text.replace("null.m$0", "null.many[$0")), ["\"a\""]);
     }
 
     #[test]

@@ -5,9 +5,6 @@
 
 use std::collections::BTreeSet;
 
-use foreach_syntax::TextRange;
-
-use crate::base::FileId;
 use crate::db::{Db, ModuleDir, Workspace, module, parse};
 use crate::providers::config::{ConfigTarget, module_references, resolve_config};
 
@@ -15,20 +12,16 @@ use super::cursor::reference_at;
 use super::init_info::source_definition;
 use super::key_origin::key_origin_sites;
 use super::provider_info::module_instances;
+use super::results::NavigationTarget;
 use super::{FilePosition, dir_of, source_file, touches};
-
-/// Where to jump: the whole declaration, and the name inside it to put the cursor on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct NavigationTarget {
-    pub file: FileId,
-    pub full_range: TextRange,
-    pub focus_range: TextRange,
-}
 
 pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<NavigationTarget> {
     let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
     let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
     if let Some(targets) = instance_key_targets(db, ws, dir, pos) {
+        return targets;
+    }
+    if let Some(targets) = provider_reference_targets(db, dir, pos) {
         return targets;
     }
     let parsed = parse(db, file);
@@ -66,6 +59,22 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
             }
         }
     }
+}
+
+/// On a provider reference (`aws.by_region`, `null.many`: names that HCL would read as keywords are names here,
+/// which the generic reference walker does not see): the provider block it names. `None` when the cursor is on no
+/// provider reference.
+fn provider_reference_targets(db: &dyn Db, dir: ModuleDir, pos: FilePosition) -> Option<Vec<NavigationTarget>> {
+    let m = module(db, dir);
+    let (refs, _) = module_references(&m);
+    let r = refs.iter().find(|r| r.reference.file == pos.file && touches(r.reference.range, pos.offset))?;
+    Some(match resolve_config(&m, &r.reference.name, r.reference.alias_name()) {
+        ConfigTarget::Block(i) => {
+            let p = &m.providers[i];
+            vec![NavigationTarget { file: p.site.file, full_range: p.site.range, focus_range: p.site.name_range }]
+        }
+        _ => Vec::new(),
+    })
 }
 
 /// On the `[…]` of a provider reference: where each key it selects (in any instance of the module) is written. A key
@@ -182,6 +191,23 @@ mod tests {
     fn the_configuration_name_still_leads_to_the_block() {
         let text = format!(
             "{BY_REGION}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.$0r[\"us\"]\n}}\nlocals {{\n  regions = {{ us = \"x\" }}\n}}\n"
+        );
+        assert_eq!(check(&text), vec![("/ws/main.tf".to_string(), "\"aws\"".to_string())]);
+    }
+
+    #[test]
+    fn keyword_provider_names_lead_to_their_block() {
+        let text = "provider \"null\" {\n  alias    = \"many\"\n  for_each = toset([\"a\"])\n}\nresource \"null_resource\" \"r\" {\n  provider = nu$0ll.many[\"a\"]\n}\nmodule \"m\" {\n  source    = \"./m\"\n  providers = { null = null.many[\"a\"] }\n}\n";
+        let block = vec![("/ws/main.tf".to_string(), "\"null\"".to_string())];
+        assert_eq!(check(text), block);
+        let in_providers = text.replace("nu$0ll.many", "null.many").replace("null = null.many", "null = null.ma$0ny");
+        assert_eq!(check(&in_providers), block);
+    }
+
+    #[test]
+    fn provider_reference_in_a_check_block() {
+        let text = format!(
+            "{BY_REGION}check \"c\" {{\n  data \"aws_region\" \"r\" {{\n    provider = aws.$0r[\"us\"]\n  }}\n}}\nlocals {{\n  regions = {{ us = \"x\" }}\n}}\n"
         );
         assert_eq!(check(&text), vec![("/ws/main.tf".to_string(), "\"aws\"".to_string())]);
     }

@@ -17,6 +17,7 @@ use super::init_info::init_hover;
 use super::key_origin::key_origins;
 use super::provider_info::{expansion_markdown, key_list, module_instances};
 use super::references::config_at;
+use super::results::HoverResult;
 use super::{FilePosition, dir_of, source_file};
 use crate::db::SourceFile;
 use crate::eval::render::compact;
@@ -25,13 +26,6 @@ use crate::model::refs::Reference;
 use crate::providers::config::{ConfigTarget, resolve_config};
 use crate::providers::expand::Expansion;
 use std::collections::BTreeSet;
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HoverResult {
-    /// What the hover is about (the reference), for the editor to highlight.
-    pub range: TextRange,
-    pub markdown: String,
-}
 
 /// At most this many module instances are listed; the rest are counted.
 const MAX_INSTANCES: usize = 5;
@@ -303,6 +297,23 @@ resource "aws_s3_bucket" "b" {
             md,
             "```hcl\nprovider \"aws\"  # aws.by_region\n```\n\n2 instances:\n- `\"eu-west-1\"`: region = \"eu-west-1\" ← selected\n- `\"us-east-1\"`: region = \"us-east-1\"\n\nselects \"eu-west-1\"\n- \"eu-west-1\": an element of the list at `main.tf:4`\n"
         );
+    }
+
+    #[test]
+    fn keyword_provider_name() {
+        let md = check(
+            "provider \"null\" {\n  alias    = \"many\"\n  for_each = toset([\"a\"])\n}\nresource \"null_resource\" \"r\" {\n  provider = nu$0ll.many[\"a\"]\n}\n",
+        );
+        assert!(md.starts_with("```hcl\nprovider \"null\"  # null.many\n```\n\n1 instance:\n"), "{md}");
+    }
+
+    #[test]
+    fn provider_reference_in_a_check_block() {
+        let md = check(
+            "provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset([\"a\", \"b\"])\n  region   = each.key\n}\ncheck \"c\" {\n  data \"aws_region\" \"x\" {\n    provider = aws.$0r[\"b\"]\n  }\n}\n",
+        );
+        assert!(md.starts_with("```hcl\nprovider \"aws\"  # aws.r\n```\n\n2 instances:\n"), "{md}");
+        assert!(md.contains("region = \"b\" ← selected"), "{md}");
     }
 
     #[test]

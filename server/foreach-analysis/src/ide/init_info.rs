@@ -18,8 +18,7 @@ use crate::module_eval::{root_for_dir, scope_for_node};
 use crate::paths::relative_path;
 use crate::tree::{CallTarget, ModuleTree, module_tree};
 
-use super::goto::NavigationTarget;
-use super::hover::HoverResult;
+use super::results::{HoverResult, NavigationTarget};
 use super::{FilePosition, dir_of, touches};
 
 /// At most this many instances of the calling module are listed.

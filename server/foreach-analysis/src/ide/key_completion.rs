@@ -19,9 +19,9 @@ use crate::tree::module_tree;
 
 use crate::fixes::add_key::quote;
 
-use super::completion::{CompletionItem, CompletionKind};
 use super::cursor::block_at;
 use super::provider_info::{module_instances, union_keys};
+use super::results::{CompletionItem, CompletionKind};
 use super::{FilePosition, dir_of};
 
 /// The reference being completed: `aws.by_region[` + what is typed of the key.

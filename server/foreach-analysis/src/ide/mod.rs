@@ -18,6 +18,7 @@ mod key_completion;
 mod key_origin;
 mod provider_info;
 mod references;
+mod results;
 mod symbols;
 #[cfg(test)]
 mod test_fixture;
@@ -34,10 +35,8 @@ use crate::diagnostics::Diagnostic;
 use crate::paths::parent;
 
 pub use code_actions::Assist;
-pub use completion::{CompletionItem, CompletionKind};
-pub use goto::NavigationTarget;
-pub use hover::HoverResult;
 pub use inlay_hints::InlayHint;
+pub use results::{CompletionItem, CompletionKind, HoverResult, NavigationTarget};
 pub use symbols::{Symbol, SymbolKind};
 
 /// The result of a question asked of a snapshot that a newer change may cancel.

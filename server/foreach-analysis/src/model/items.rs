@@ -89,6 +89,8 @@ pub struct Variable {
     pub sensitive: OptArg,
     /// OpenTofu 1.12 `const = true|false`.
     pub constant: OptArg,
+    /// OpenTofu 1.11 `ephemeral = true|false`.
+    pub ephemeral: OptArg,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

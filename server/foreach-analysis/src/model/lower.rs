@@ -12,7 +12,7 @@ use foreach_syntax::ast::{Attribute, Block, Body, ExprKind, Structure, Traversal
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::*;
-use crate::model::refs::references;
+use crate::model::refs::{references, traversal_root};
 
 /// Everything one configuration file declares (its [`Items`]), with the problems found reading it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -117,20 +117,63 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
             body_refs: body_refs(file, &block.body, &[]),
         })),
         "terraform" => lower_terraform(file, block, out),
-        "check" | "import" | "moved" | "removed" => out.others.push(Arc::new(OtherBlock {
+        "check" => lower_check(file, block, out),
+        "import" | "moved" | "removed" => out.others.push(Arc::new(OtherBlock {
             kind: block.ident.name.clone(),
             site: site(file, block, 0),
             provider: opt_arg(file, block.body.attribute("provider")),
             body_refs: body_refs(file, &block.body, &["provider"]),
         })),
+        // OpenTofu 1.12's module-wide language settings (`compatible_with { opentofu = "…" }`, `edition`): nothing
+        // here depends on them.
+        "language" => {
+            expect_labels(file, block, 0, "none", out);
+        }
         "variable" | "provider" | "resource" | "data" | "ephemeral" | "module" | "output" => {
             // Label count was wrong: already reported by `expect_labels`.
         }
         other => out.diagnostics.push(Diagnostic::new(
             Code::UnknownBlockType,
             FileRange::new(file, block.ident.range),
-            format!("`{other}` is not a block type OpenTofu knows at the top level of a module"),
+            match terraform_only(other) {
+                Some(since) => {
+                    format!("`{other}` blocks are Terraform {since}; OpenTofu has none and refuses to load this module")
+                }
+                None => format!("`{other}` is not a block type OpenTofu knows at the top level of a module"),
+            },
         )),
+    }
+}
+
+/// A `check` block. Its nested `data` block (OpenTofu allows one) is a data source of the module like any other:
+/// OpenTofu keeps it among the module's data resources (same names, same provider rules), so it is lowered as one;
+/// the check block keeps the references of its `assert`s.
+fn lower_check(file: FileId, block: &Block, out: &mut FileSummary) {
+    let mut rest = Body::default();
+    for s in &block.body.structures {
+        match s {
+            Structure::Block(b) if b.ident.name == "data" => {
+                if expect_labels(file, b, 2, "type and name", out) {
+                    out.resources.push(Arc::new(lower_resource(file, b, ResourceMode::Data)));
+                }
+            }
+            other => rest.structures.push(other.clone()),
+        }
+    }
+    out.others.push(Arc::new(OtherBlock {
+        kind: block.ident.name.clone(),
+        site: site(file, block, 0),
+        provider: None,
+        body_refs: body_refs(file, &rest, &[]),
+    }));
+}
+
+/// Top-level block types that only Terraform has, with the Terraform version that added them: a module that uses
+/// them was written for Terraform, and the message should say so rather than suggest a typo.
+fn terraform_only(block_type: &str) -> Option<&'static str> {
+    match block_type {
+        "action" => Some("1.14"),
+        _ => None,
     }
 }
 
@@ -144,6 +187,7 @@ fn lower_variable(file: FileId, block: &Block) -> Variable {
         nullable: get("nullable"),
         sensitive: get("sensitive"),
         constant: get("const"),
+        ephemeral: get("ephemeral"),
     }
 }
 
@@ -292,10 +336,10 @@ fn lower_required_provider(file: FileId, attr: &Attribute) -> RequiredProvider {
 /// `aws.src` as a (name, alias) pair.
 fn provider_alias_traversal(e: &foreach_syntax::ast::Expr) -> Option<(String, String)> {
     let ExprKind::Traversal { base, steps } = &e.kind else { return None };
-    let ExprKind::Variable(root) = &base.kind else { return None };
+    let root = traversal_root(base)?;
     match steps.as_slice() {
         [step] => match &step.op {
-            TraversalOp::GetAttr(a) => Some((root.name.clone(), a.name.clone())),
+            TraversalOp::GetAttr(a) => Some((root.name, a.name.clone())),
             _ => None,
         },
         _ => None,

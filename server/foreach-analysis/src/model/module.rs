@@ -3,7 +3,8 @@
 //! - `x.tofu` (or `x.tofu.json`) replaces `x.tf` (or `x.tf.json`) of the same base name; the `.tf` file is ignored;
 //! - `override.tf` and `*_override.tf` files (any flavour) are merged into the primary files' blocks afterwards,
 //!   in lexical order of file name: an override's attributes replace the base block's, locals are overridden one
-//!   by one, and a provider override ignores `for_each` (OpenTofu merges only `version` and the body);
+//!   by one, and a provider override ignores `for_each` (OpenTofu merges only `version` and the body); an override
+//!   of a default provider configuration that no primary file declares adds it;
 //! - a name declared twice among the primary files is an error.
 
 use std::collections::HashMap;
@@ -147,6 +148,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
                 replace(&mut v.nullable, &o.nullable);
                 replace(&mut v.sensitive, &o.sensitive);
                 replace(&mut v.constant, &o.constant);
+                replace(&mut v.ephemeral, &o.ephemeral);
             }
             None => missing_base(m, &format!("variable `{}`", o.name), o.site.name_location()),
         }
@@ -174,7 +176,14 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
                 }
                 p.body_refs.refs.extend(o.body_refs.refs.iter().cloned());
             }
-            None => missing_base(m, &format!("provider `{}`", o.name), o.site.name_location()),
+            // A default configuration needs no base: an absent one is an empty configuration, which the override
+            // then sets (OpenTofu adds the override's block). Only an aliased one must exist in a primary file.
+            None if o.alias.is_none() => m.providers.push(o.clone()),
+            None => missing_base(
+                m,
+                &format!("provider `{}.{}`", o.name, alias.as_deref().unwrap_or("…")),
+                o.site.name_location(),
+            ),
         }
     }
     for o in &s.resources {

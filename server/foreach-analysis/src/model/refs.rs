@@ -5,7 +5,7 @@
 //! local symbols, not references, inside their scope.
 
 use foreach_syntax::TextRange;
-use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, Template, TemplatePart, TraversalOp};
+use foreach_syntax::ast::{Expr, ExprKind, Ident, ObjectKey, Template, TemplatePart, TraversalOp};
 use smol_str::SmolStr;
 
 /// One reference: a root name and the attribute steps that follow it directly (at most two are kept, enough to
@@ -48,6 +48,21 @@ impl Reference {
     pub fn display(&self) -> &str {
         &self.path
     }
+}
+
+/// The root name of `expr` read as a traversal, as OpenTofu reads provider references and `configuration_aliases`
+/// (HCL's `AbsTraversalForExpr`): in expressions HCL parses `null`, `true` and `false` as literals, but traversal
+/// syntax has no keywords, so there they are names. `hashicorp/null` is usually called `null`, and
+/// `provider = null.by_env[each.key]` names its configuration.
+pub fn traversal_root(expr: &Expr) -> Option<Ident> {
+    let name = match &expr.kind {
+        ExprKind::Variable(root) => return Some(root.clone()),
+        ExprKind::Null => "null",
+        ExprKind::Bool(true) => "true",
+        ExprKind::Bool(false) => "false",
+        _ => return None,
+    };
+    Some(Ident { name: name.to_string(), range: expr.range })
 }
 
 /// Collects the references of `expr`, skipping names bound in `bound` (e.g. a `dynamic` block's iterator).

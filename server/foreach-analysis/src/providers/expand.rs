@@ -13,7 +13,7 @@ use foreach_syntax::ast::Expr;
 use crate::base::{FileId, FileRange, FileText};
 use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
 use crate::eval::scope::ModuleScope;
-use crate::eval::{EvalContext, UnknownCause, UnknownReason, Value};
+use crate::eval::{EvalContext, NonStatic, UnknownCause, UnknownReason, Value};
 use crate::fixes::filter_for_each::{CollectionKind, CollectionVariable};
 use crate::fixes::key_source::ScopeLookup;
 use crate::model::items::{Arg, ProviderBlock};
@@ -378,6 +378,13 @@ fn explain_unknown(
         }
         if r.location() != fe.expr_location() {
             d = d.with_related(r.location(), "the value that is not known before planning");
+        }
+        if let UnknownCause::NonStaticVariable { declaration, why, .. } = &r.cause {
+            let how = match why {
+                NonStatic::Ephemeral => "declared `ephemeral = true` here",
+                NonStatic::NotConst => "declared `const = false` here",
+            };
+            d = d.with_related(*declaration, how);
         }
         diags.push(d);
         return Expansion::Invalid;

@@ -4,13 +4,17 @@
 //! - [`config`] resolves a reference to a configuration of its module and lists every reference site;
 //! - [`checks`] checks one module's declarations (no evaluation);
 //! - [`expand`] evaluates, per module instance, each `for_each` into instance keys and each selected key;
+//! - [`local_names`] knows which provider each local name stands for (and reports names nothing declares);
+//! - [`passing`] checks that a call's `providers` map passes configurations of the providers the child expects;
 //! - this file checks what needs the module tree: configured providers in modules called with repetition, and
 //!   `configuration_aliases` the caller does not pass.
 
 pub mod checks;
 pub mod config;
 pub mod expand;
+pub mod local_names;
 pub mod not_inherited;
+pub mod passing;
 pub mod reference;
 pub mod resolve;
 pub mod test_files;
@@ -103,6 +107,8 @@ pub fn tree_provider_checks(db: &dyn Db, ws: Workspace) -> std::sync::Arc<Vec<Di
             }
         }
     }
+    out.extend(passing::providers_map_checks(db, &tree));
+    out.extend(local_names::undeclared_providers(db, &tree));
     std::sync::Arc::new(out)
 }
 

@@ -8,6 +8,7 @@ use foreach_syntax::ast::{Expr, ExprKind, TemplateKind, TraversalOp};
 
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::model::refs::traversal_root as root_name;
 
 /// A well-formed provider reference.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,8 +71,8 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
         && t.kind == TemplateKind::Quoted
         && let Some(text) = t.as_literal()
     {
-        // `provider = "aws.eu"`: OpenTofu still accepts it, deprecated. Re-parse the string's content; its ranges
-        // are shifted past the opening quote (exact, since a reference has no escapes).
+        // `provider = "aws.eu"`: OpenTofu still accepts it, deprecated. Re-parse the string's content and move its
+        // ranges back onto the source, past the opening quote and over the escapes of a quoted key.
         diags.push(Diagnostic::new(
             Code::QuotedProviderReference,
             FileRange::new(file, expr.range),
@@ -79,7 +80,17 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
         ));
         return match foreach_syntax::parse_expr(&text) {
             Ok(mut inner) => {
-                shift_ranges(&mut inner, u32::from(expr.range.start()) + 1);
+                let whole = expr.range;
+                let content_len = u32::from(whole.len()).saturating_sub(2);
+                let offsets = content_offsets(&text, u32::from(whole.start()) + 1, content_len);
+                let to_source = |r: TextRange| -> TextRange {
+                    let at = |o: foreach_syntax::TextSize| offsets.as_ref()?.get(usize::from(o)).copied();
+                    match (at(r.start()), at(r.end())) {
+                        (Some(s), Some(e)) if s <= e => TextRange::new(s.into(), e.into()),
+                        _ => whole,
+                    }
+                };
+                map_ranges(&mut inner, &to_source);
                 let (r, more) = parse_provider_ref(file, &inner, site);
                 diags.extend(more);
                 // OpenTofu's shim for quoted references understands only literal keys.
@@ -104,27 +115,16 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
         };
     }
     let (root, steps) = match &expr.kind {
-        ExprKind::Variable(root) => (root, &[][..]),
-        ExprKind::Traversal { base, steps } => match &base.kind {
-            ExprKind::Variable(root) => (root, steps.as_slice()),
-            _ => {
-                return (
-                    None,
-                    vec![invalid(file, expr.range, site, "expected a provider name such as `aws` or `aws.alias`")],
-                );
-            }
-        },
-        _ => {
-            return (
-                None,
-                vec![invalid(
-                    file,
-                    expr.range,
-                    site,
-                    "expected a provider name such as `aws`, `aws.alias` or `aws.alias[\"key\"]`, not an expression",
-                )],
-            );
-        }
+        ExprKind::Traversal { base, steps } => (root_name(base), steps.as_slice()),
+        _ => (root_name(expr), &[][..]),
+    };
+    let Some(root) = root else {
+        let detail = if matches!(expr.kind, ExprKind::Traversal { .. }) {
+            "expected a provider name such as `aws` or `aws.alias`"
+        } else {
+            "expected a provider name such as `aws`, `aws.alias` or `aws.alias[\"key\"]`, not an expression"
+        };
+        return (None, vec![invalid(file, expr.range, site, detail)]);
     };
     if VALUE_ROOTS.contains(&root.name.as_str()) {
         return (
@@ -140,14 +140,8 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
             )],
         );
     }
-    let mut r = ProviderRef {
-        name: root.name.clone(),
-        name_range: root.range,
-        alias: None,
-        key: None,
-        range: expr.range,
-        file,
-    };
+    let mut r =
+        ProviderRef { name: root.name, name_range: root.range, alias: None, key: None, range: expr.range, file };
     match steps {
         [] => {}
         [first, rest @ ..] => {
@@ -217,16 +211,20 @@ fn left_side_key(file: FileId, range: TextRange) -> Diagnostic {
 /// The child-side name of a `providers` key (`aws`, `aws.src`), even when the key is malformed (`aws.src["x"]`),
 /// so that one mistake is not reported again as a configuration the call fails to pass.
 pub fn providers_key_name(expr: &Expr) -> Option<String> {
-    match &expr.unparenthesized().kind {
-        ExprKind::Variable(root) => Some(root.name.clone()),
+    let expr = expr.unparenthesized();
+    match &expr.kind {
+        // A legacy quoted key (`"aws.src" = …`) names the same configuration.
+        ExprKind::Template(t) if t.kind == TemplateKind::Quoted => {
+            providers_key_name(&foreach_syntax::parse_expr(&t.as_literal()?).ok()?)
+        }
         ExprKind::Traversal { base, steps } => {
-            let ExprKind::Variable(root) = &base.kind else { return None };
+            let root = root_name(base)?;
             match steps.first().map(|s| &s.op) {
                 Some(TraversalOp::GetAttr(a)) => Some(format!("{}.{}", root.name, a.name)),
-                _ => Some(root.name.clone()),
+                _ => Some(root.name),
             }
         }
-        _ => None,
+        _ => root_name(expr).map(|r| r.name),
     }
 }
 
@@ -238,27 +236,40 @@ fn invalid(file: FileId, range: TextRange, site: RefSite, detail: &str) -> Diagn
     )
 }
 
-/// Moves every range in `expr` by `by` bytes (for expressions parsed out of a string literal).
-fn shift_ranges(expr: &mut Expr, by: u32) {
-    use foreach_syntax::TextSize;
-    let shift = |r: &mut TextRange| *r += TextSize::from(by);
-    shift(&mut expr.range);
+/// Where each byte of a quoted string's content is in the source, plus its end: `text` is the unescaped content,
+/// whose source starts at `start` and is `raw_len` bytes long. A reference holds no escapes but `\"` and `\\` (around
+/// a literal key, `"aws.r[\"us\"]"`); when the lengths say there were others, `None`.
+fn content_offsets(text: &str, start: u32, raw_len: u32) -> Option<Vec<u32>> {
+    let mut out = Vec::with_capacity(text.len() + 1);
+    let mut at = start;
+    for c in text.chars() {
+        out.extend(std::iter::repeat_n(at, c.len_utf8()));
+        at += if matches!(c, '"' | '\\') { 2 } else { c.len_utf8() as u32 };
+    }
+    out.push(at);
+    (at - start == raw_len).then_some(out)
+}
+
+/// Maps every range in `expr` with `f` (for expressions parsed out of a string literal).
+fn map_ranges(expr: &mut Expr, f: &dyn Fn(TextRange) -> TextRange) {
+    let map = |r: &mut TextRange| *r = f(*r);
+    map(&mut expr.range);
     match &mut expr.kind {
-        ExprKind::Variable(i) => shift(&mut i.range),
+        ExprKind::Variable(i) => map(&mut i.range),
         ExprKind::Traversal { base, steps } => {
-            shift_ranges(base, by);
+            map_ranges(base, f);
             for s in steps {
-                shift(&mut s.range);
+                map(&mut s.range);
                 match &mut s.op {
-                    TraversalOp::GetAttr(i) => shift(&mut i.range),
-                    TraversalOp::Index(e) => shift_ranges(e, by),
+                    TraversalOp::GetAttr(i) => map(&mut i.range),
+                    TraversalOp::Index(e) => map_ranges(e, f),
                     _ => {}
                 }
             }
         }
-        ExprKind::Parenthesis(e) => shift_ranges(e, by),
+        ExprKind::Parenthesis(e) => map_ranges(e, f),
         // Only references are re-parsed from strings; keys inside them are literals or simple traversals, whose
-        // inner ranges matter only for their own start and end, already shifted above.
+        // inner ranges matter only for their own start and end, already mapped above.
         _ => {}
     }
 }

@@ -9,7 +9,7 @@ use foreach_analysis::diagnostics::Diagnostic;
 use foreach_analysis::eval::budget::Budget;
 use foreach_analysis::eval::render;
 use foreach_analysis::eval::{
-    EvalContext, LocalDecl, ModuleScope, ModuleStaticInputs, SuppliedValue, Value, VariableDecl,
+    EvalContext, LocalDecl, ModuleScope, ModuleStaticInputs, NonStatic, SuppliedValue, Value, VariableDecl,
 };
 use foreach_syntax::FileKind;
 use foreach_syntax::ast::ExprKind;
@@ -39,6 +39,13 @@ pub fn inputs(text: &str, supplied: Vec<(&str, SuppliedValue)>) -> ModuleStaticI
                     default: block.body.attribute("default").map(|a| (MODULE_FILE, a.value.clone())),
                     nullable: bool_attr("nullable", true),
                     sensitive: bool_attr("sensitive", false),
+                    non_static: if bool_attr("ephemeral", false) {
+                        Some(NonStatic::Ephemeral)
+                    } else if !bool_attr("const", true) {
+                        Some(NonStatic::NotConst)
+                    } else {
+                        None
+                    },
                 });
             }
             "locals" => {

@@ -147,6 +147,9 @@ static REMOVED: BodySchema = BodySchema {
     attrs: &[("from", AttrMode::Expr)],
 };
 
+/// OpenTofu 1.12's `language { compatible_with { opentofu = "…" } }`.
+static LANGUAGE: BodySchema = BodySchema { blocks: &[("compatible_with", block(0, &ATTRS))], attrs: &[] };
+
 /// The root of a `.tf.json` / `.tofu.json` file.
 pub(crate) static ROOT: BodySchema = BodySchema {
     blocks: &[
@@ -163,6 +166,9 @@ pub(crate) static ROOT: BodySchema = BodySchema {
         ("import", block(0, &IMPORT)),
         ("moved", block(0, &MOVED)),
         ("removed", block(0, &REMOVED)),
+        ("language", block(0, &LANGUAGE)),
+        // Terraform-only (1.14): read as a block so that the analysis can say so.
+        ("action", block(2, &ATTRS)),
     ],
     attrs: &[],
 };

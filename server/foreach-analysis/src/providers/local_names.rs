@@ -1,0 +1,122 @@
+//! Provider local names: which names a module declares, and which provider (source address) each one stands for.
+//!
+//! OpenTofu maps a local name to a provider through `required_providers` (in any file of the module); a name used
+//! without an entry, by a `provider` block or as a resource type's prefix (`aws_s3_bucket` uses `aws`), stands for
+//! `hashicorp/<name>`. Types are compared per module: the same name can be two providers in two modules.
+//!
+//! This file also reports `undeclared-provider`: a reference to a default configuration (`provider = awz`) whose
+//! name no declaration uses but is close to one that is declared. Such a reference is valid syntax and means
+//! `hashicorp/awz`, so it is a warning, and it stays quiet when any module above uses the name (a child may lean on
+//! its callers' declarations) or when no declared name is close (a real provider used without a declaration).
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::db::{Db, ModuleDir, module};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::model::module::Module;
+use crate::providers::config::{RefOwner, implied_provider, module_references};
+use crate::suggest::closest;
+use crate::tree::ModuleTree;
+
+/// Every provider local name the module itself declares or uses by declaration: `required_providers` entries (and
+/// their `configuration_aliases`), `provider` blocks, and the prefixes of its resource types.
+pub fn declared_local_names(m: &Module) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for rp in &m.required_providers {
+        out.insert(rp.local_name.clone());
+        out.extend(rp.configuration_aliases.iter().map(|ca| ca.provider.clone()));
+    }
+    out.extend(m.providers.iter().map(|p| p.name.clone()));
+    out.extend(m.resources.iter().map(|r| implied_provider(&r.ty).to_string()));
+    out
+}
+
+/// The provider a local name stands for in this module, as a comparable source address (`hashicorp/aws`).
+pub fn provider_type(m: &Module, local_name: &str) -> String {
+    let source =
+        m.required_providers.iter().rev().find(|rp| rp.local_name == local_name).and_then(|rp| rp.source.clone());
+    match source {
+        Some(s) => normalise_source(&s),
+        None => format!("hashicorp/{}", local_name.to_lowercase()),
+    }
+}
+
+/// `registry.opentofu.org/hashicorp/aws`, `registry.terraform.io/hashicorp/aws`, `hashicorp/AWS` and `aws` all name
+/// the same provider: addresses are case-insensitive, the public registries' hosts are dropped (OpenTofu serves the
+/// same namespaces under its registry), and a bare type means `hashicorp/<type>`.
+fn normalise_source(source: &str) -> String {
+    let lower = source.trim().to_lowercase();
+    let parts: Vec<&str> = lower.split('/').collect();
+    match parts.as_slice() {
+        [ty] => format!("hashicorp/{ty}"),
+        [host, ns, ty] if matches!(*host, "registry.opentofu.org" | "registry.terraform.io") => format!("{ns}/{ty}"),
+        _ => lower,
+    }
+}
+
+/// `undeclared-provider` for every module directory of the tree, once per directory.
+pub fn undeclared_providers(db: &dyn Db, tree: &ModuleTree) -> Vec<Diagnostic> {
+    // The names declared along every path from a root down to each directory (a directory called from two places
+    // sees both callers' names: any one declaring it is enough to stay quiet).
+    let mut seen: HashMap<ModuleDir, BTreeSet<String>> = HashMap::new();
+    let mut order: Vec<ModuleDir> = Vec::new();
+    for node in &tree.nodes {
+        let mut names = BTreeSet::new();
+        let mut n = Some(&**node);
+        while let Some(at) = n {
+            names.extend(declared_local_names(&module(db, at.dir)));
+            n = at.parent.map(|p| tree.node(p));
+        }
+        match seen.get_mut(&node.dir) {
+            Some(all) => all.extend(names),
+            None => {
+                order.push(node.dir);
+                seen.insert(node.dir, names);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for dir in order {
+        let m = module(db, dir);
+        out.extend(undeclared_in(&m, &seen[&dir]));
+    }
+    out
+}
+
+fn undeclared_in(m: &Module, declared: &BTreeSet<String>) -> Vec<Diagnostic> {
+    let (refs, _) = module_references(m);
+    let mut out = Vec::new();
+    for site in &refs {
+        let r = &site.reference;
+        // `providers` values are checked against the child's provider types (`passing.rs`); aliased references
+        // need a block or `configuration_aliases`, which declare the name.
+        if matches!(site.owner, RefOwner::ModuleCall(..)) || r.alias.is_some() || declared.contains(&r.name) {
+            continue;
+        }
+        // Only a likely typo: a name far from every declared one is usually a real provider used without a
+        // declaration (`google-beta` beside `google_*` resources), which OpenTofu installs as `hashicorp/<name>`.
+        let Some(suggestion) = closest(&r.name, declared.iter().map(String::as_str)) else { continue };
+        let msg = format!(
+            "no `required_providers` entry, provider block or resource type in this module uses the provider name \
+             `{}`, so OpenTofu reads it as the provider `hashicorp/{}`; did you mean `{suggestion}`?",
+            r.name, r.name
+        );
+        out.push(Diagnostic::new(Code::UndeclaredProvider, crate::FileRange::new(r.file, r.name_range), msg));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalise_source;
+
+    #[test]
+    fn registry_hosts_and_case_do_not_matter() {
+        for s in ["hashicorp/aws", "registry.opentofu.org/hashicorp/aws", "Registry.Terraform.io/HashiCorp/AWS", "aws"]
+        {
+            assert_eq!(normalise_source(s), "hashicorp/aws", "{s}");
+        }
+        assert_eq!(normalise_source("example.com/acme/aws"), "example.com/acme/aws");
+        assert_eq!(normalise_source("integrations/github"), "integrations/github");
+    }
+}

@@ -1,0 +1,3 @@
+resource "google_compute_network" "n" {
+  provider = google-beta
+}

@@ -1,0 +1,6 @@
+module "inner" {
+  source = "../child"
+  providers = {
+    aws = aws
+  }
+}
