@@ -21,11 +21,12 @@ use crate::db::{Db, ModuleDir, SourceFile, Workspace, module, parse};
 use crate::diagnostics::{Code, Diagnostic, Related};
 use crate::fixes::pass_alias::{Declaration, Pass, declare_and_pass};
 use crate::model::module::Module;
-use crate::providers::config::{ConfigTarget, module_references, resolve_config};
+use crate::providers::config::{ConfigTarget, RefOwner, module_references, resolve_config};
 use crate::tree::module_tree;
 
-/// Rewrites the `unknown-provider-config` errors in `diags` whose configuration a caller declares.
-pub fn refine(db: &dyn Db, ws: Workspace, diags: &mut [Diagnostic]) {
+/// Rewrites the `unknown-provider-config` errors in `diags` whose configuration a caller declares, and drops those
+/// whose configuration every call passes in its `providers` map.
+pub fn refine(db: &dyn Db, ws: Workspace, diags: &mut Vec<Diagnostic>) {
     let targets: HashSet<FileRange> =
         diags.iter().filter(|d| d.code == Code::UnknownProviderConfig).map(|d| d.location).collect();
     if targets.is_empty() {
@@ -52,6 +53,13 @@ pub fn refine(db: &dyn Db, ws: Workspace, diags: &mut [Diagnostic]) {
             let Some((alias, alias_range)) = &r.alias else { continue };
             let location = FileRange::new(r.file, r.name_range.cover(*alias_range));
             if !targets.contains(&location) || resolve_config(&child, &r.name, Some(alias)) != ConfigTarget::Unknown {
+                continue;
+            }
+            // `providers = { aws.core-vpc = aws.core-vpc }` in every call: OpenTofu gives the child that
+            // configuration even though it is not in its `configuration_aliases` (it only warns, "Reference to
+            // undefined provider", when the child does not declare `aws` at all), so the reference is valid.
+            if every_call_passes(db, callers, &r.config_address()) {
+                diags.retain(|d| !(d.code == Code::UnknownProviderConfig && d.location == location));
                 continue;
             }
             let Some(found) = callers_having(db, callers, &r.name, alias) else { continue };
@@ -85,6 +93,19 @@ pub fn refine(db: &dyn Db, ws: Workspace, diags: &mut [Diagnostic]) {
             }
         }
     }
+}
+
+/// Whether the module has callers and each passes `address` (`aws.core-vpc`) in its `providers` map.
+fn every_call_passes(db: &dyn Db, callers: &[Option<(ModuleDir, String)>], address: &str) -> bool {
+    !callers.is_empty()
+        && callers.iter().all(|c| {
+            let Some((pdir, call)) = c else { return false };
+            let pm = module(db, *pdir);
+            module_references(&pm).0.iter().any(|site| {
+                matches!(&site.owner, RefOwner::ModuleCall(ci, key)
+                    if key == address && pm.module_calls.get(*ci).is_some_and(|c| &c.name == call))
+            })
+        })
 }
 
 /// What the callers of a module have for `name.alias`.

@@ -1,0 +1,3 @@
+data "aws_vpc" "shared" {
+  provider = aws.core-vpc
+}
