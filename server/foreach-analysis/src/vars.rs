@@ -128,8 +128,7 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
     for file in auto_loaded_var_files(db, dir) {
         apply_file(db, file, &declared, None, &mut out);
     }
-    let files_by_path: HashMap<&String, SourceFile> =
-        ws.dirs(db).iter().flat_map(|d| d.files(db).iter()).map(|f| (f.path(db), *f)).collect();
+    let var_files = command_line_var_files(db, ws);
     for (position, v) in settings.cli_variables.iter().enumerate() {
         // A scoped entry applies to the roots under its directory; its undeclared names are reported when it
         // applies to a single root.
@@ -144,7 +143,7 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
         };
         match v {
             CliVariable::File(path) => {
-                if let Some(file) = files_by_path.get(path) {
+                if let Some(file) = var_files.get(path) {
                     apply_file(db, *file, &declared, warn_undeclared.clone(), &mut out);
                 }
             }
@@ -158,6 +157,34 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
         }
     }
     Arc::new(out)
+}
+
+/// The loaded files that `--var-file` names (the loader reads each one), by path. Once per workspace, not per root
+/// module: a map of every file built for each of thousands of roots was most of a `check` on a real monorepo.
+#[salsa::tracked(returns(ref))]
+fn command_line_var_files(db: &dyn Db, ws: Workspace) -> HashMap<String, SourceFile> {
+    fn named(v: &CliVariable, out: &mut Vec<String>) {
+        match v {
+            CliVariable::File(path) => out.push(path.clone()),
+            CliVariable::Scoped { var, .. } => named(var, out),
+            CliVariable::Value { .. } => {}
+        }
+    }
+    let mut named_paths = Vec::new();
+    for v in &ws.settings(db).cli_variables {
+        named(v, &mut named_paths);
+    }
+    let paths: std::collections::HashSet<String> = named_paths.into_iter().collect();
+    if paths.is_empty() {
+        return HashMap::new();
+    }
+    let mut out = HashMap::new();
+    for file in ws.dirs(db).iter().flat_map(|d| d.files(db).iter()) {
+        if paths.contains(file.path(db)) {
+            out.insert(file.path(db).clone(), *file);
+        }
+    }
+    out
 }
 
 /// `path` is `dir` or inside it.
