@@ -214,8 +214,9 @@ async def test_instance_key_completion(client: LanguageClient, workspace):
     )
     items = items.items if hasattr(items, "items") else items
     ordered = sorted(items, key=lambda i: i.sort_text)
-    assert [i.label for i in ordered] == ["each.key", '"eu-west-1"', '"us-east-1"', '"us-west-2"']
-    key = ordered[2]
+    # Keys starting with what is typed first; `eu-west-1` still has a `u` and then an `s`.
+    assert [i.label for i in ordered] == ["each.key", '"us-east-1"', '"us-west-2"', '"eu-west-1"']
+    key = ordered[1]
     assert key.text_edit.new_text == '"us-east-1"'
     # The typed key and the closing quote are replaced; the `]` stays.
     assert key.text_edit.range == types.Range(

@@ -10,8 +10,19 @@ use crate::db::{Db, Workspace, module};
 use crate::providers::config::known_addresses;
 
 use super::key_completion::instance_key_completions;
-use super::results::{CompletionItem, CompletionKind};
+use super::results::{CompletionItem, CompletionKind, CompletionList};
 use super::{FilePosition, dir_of, source_file};
+
+/// The completion list at `pos`: instance keys are filtered and capped here (see `key_completion`); other lists
+/// are short and complete.
+pub(crate) fn completion_list(db: &dyn Db, ws: Workspace, pos: FilePosition) -> CompletionList {
+    if let Some(file) = source_file(db, ws, pos.file)
+        && let Some(list) = instance_key_completions(db, ws, file, pos)
+    {
+        return list;
+    }
+    CompletionList { items: completions(db, ws, pos), is_incomplete: false }
+}
 
 pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<CompletionItem> {
     let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
@@ -24,8 +35,8 @@ pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<
     let typed_len = before.bytes().rev().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
     let prefix_end = offset - typed_len;
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    if let Some(items) = instance_key_completions(db, ws, file, pos) {
-        return items;
+    if let Some(list) = instance_key_completions(db, ws, file, pos) {
+        return list.items;
     }
     if let Some(items) = provider_configurations(db, ws, file, line, pos.offset) {
         return items;

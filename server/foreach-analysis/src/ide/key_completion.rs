@@ -21,7 +21,7 @@ use crate::fixes::add_key::quote;
 
 use super::cursor::block_at;
 use super::provider_info::{module_instances, union_keys};
-use super::results::{CompletionItem, CompletionKind};
+use super::results::{CompletionItem, CompletionKind, CompletionList};
 use super::{FilePosition, dir_of};
 
 /// The reference being completed: `aws.by_region[` + what is typed of the key.
@@ -35,12 +35,16 @@ struct KeySite<'t> {
     quoted: bool,
 }
 
+/// At most this many keys are returned; the list is then marked incomplete, so that the client asks again as more
+/// of the key is typed (a configuration can have thousands of instances, and a client renders every item sent).
+pub(crate) const MAX_KEY_ITEMS: usize = 100;
+
 pub(crate) fn instance_key_completions(
     db: &dyn Db,
     ws: Workspace,
     file: SourceFile,
     pos: FilePosition,
-) -> Option<Vec<CompletionItem>> {
+) -> Option<CompletionList> {
     let text = file.text(db);
     let site = key_site(text, usize::from(pos.offset))?;
     let dir = dir_of(db, ws, file)?;
@@ -78,7 +82,12 @@ pub(crate) fn instance_key_completions(
     }
     let instances = module_instances(db, ws, dir);
     let all = instances.len();
-    for k in union_keys(&instances, block) {
+    // What is typed of the key (after its opening quote), matched here so that only the best items are built.
+    let typed_from = usize::from(site.replace.start()) + usize::from(site.quoted);
+    let typed = text.get(typed_from..usize::from(pos.offset)).unwrap_or_default();
+    let keys = union_keys(&instances, block);
+    let (ranked, is_incomplete) = rank_keys(keys.iter().map(|k| k.key.as_str()), typed, MAX_KEY_ITEMS);
+    for k in ranked.into_iter().map(|i| &keys[i]) {
         let args: Vec<String> = k.first.args.iter().map(|(n, v)| format!("{n} = {}", compact(v))).collect();
         let mut detail = format!("{address} instance");
         if !args.is_empty() {
@@ -98,7 +107,40 @@ pub(crate) fn instance_key_completions(
         let filter = if site.quoted { quoted.clone() } else { k.key.clone() };
         items.push(item(quoted, CompletionKind::Key, detail, filter));
     }
-    Some(items)
+    Some(CompletionList { items, is_incomplete })
+}
+
+/// The indices of the keys that match what is typed, best first, at most `max`, and whether some were left out.
+/// A key starting with the typed text comes first, then one starting with it ignoring case, then one containing
+/// it, then one containing its characters in order; ties keep OpenTofu's order of the keys.
+fn rank_keys<'k>(keys: impl Iterator<Item = &'k str>, typed: &str, max: usize) -> (Vec<usize>, bool) {
+    let typed_lower = typed.to_lowercase();
+    let mut matched: Vec<(u8, usize, usize)> = Vec::new();
+    for (i, key) in keys.enumerate() {
+        let rank = if key.starts_with(typed) {
+            Some((0, 0))
+        } else {
+            let lower = key.to_lowercase();
+            if lower.starts_with(&typed_lower) {
+                Some((1, 0))
+            } else if let Some(at) = lower.find(&typed_lower) {
+                Some((2, at))
+            } else {
+                is_subsequence(&typed_lower, &lower).then_some((3, 0))
+            }
+        };
+        if let Some((class, at)) = rank {
+            matched.push((class, at, i));
+        }
+    }
+    matched.sort_unstable();
+    let is_incomplete = matched.len() > max;
+    (matched.into_iter().take(max).map(|(_, _, i)| i).collect(), is_incomplete)
+}
+
+fn is_subsequence(needle: &str, hay: &str) -> bool {
+    let mut hay = hay.chars();
+    needle.chars().all(|c| hay.any(|h| h == c))
 }
 
 /// The `[…]` being typed around `offset`, after `= name.alias` (a `provider` argument or a `providers` entry).
@@ -245,8 +287,8 @@ mod tests {
         assert_eq!(applied("aws.by_region[us$0]"), want);
         assert_eq!(applied("aws.by_region[\"us-ea$0st-1\"]"), want);
         assert_eq!(applied("aws.by_region[ \"us$0\" ]"), ["provider = aws.by_region[ \"us-east-1\" ]".to_string()]);
-        // No `for_each` on the resource: no `each.key`.
-        assert_eq!(labels(&body("aws.by_region[\"us$0\"]")), ["\"ap-south-1\"", "\"eu-west-1\"", "\"us-east-1\""]);
+        // No `for_each` on the resource: no `each.key`; the keys that match what is typed, best first.
+        assert_eq!(labels(&body("aws.by_region[\"us$0\"]")), ["\"us-east-1\"", "\"eu-west-1\""]);
     }
 
     #[test]
@@ -254,12 +296,37 @@ mod tests {
         let text = format!("{PROVIDER}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.by_region[\"us$0\n}}\n");
         let f = Fixture::parse(&text);
         let items = f.host.analysis().completions(f.position()).unwrap();
-        assert_eq!(items[2].filter_text.as_deref(), Some("\"us-east-1\""));
-        assert_eq!(items[2].detail.as_deref(), Some("aws.by_region instance: region = \"us-east-1\""));
+        assert_eq!(items[0].filter_text.as_deref(), Some("\"us-east-1\""));
+        assert_eq!(items[0].detail.as_deref(), Some("aws.by_region instance: region = \"us-east-1\""));
         let text = text.replace("[\"us$0", "[us$0");
         let f = Fixture::parse(&text);
         let items = f.host.analysis().completions(f.position()).unwrap();
-        assert_eq!(items[2].filter_text.as_deref(), Some("us-east-1"));
+        assert_eq!(items[0].filter_text.as_deref(), Some("us-east-1"));
+    }
+
+    #[test]
+    fn keys_are_filtered_and_ranked_by_what_is_typed() {
+        let text = format!("{PROVIDER}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.by_region[\"us$0\n}}\n");
+        // `us-east-1` starts with it; `eu-west-1` has `u` then `s`; `ap-south-1` has no `s` after a `u`.
+        assert_eq!(labels(&text), ["\"us-east-1\"", "\"eu-west-1\""]);
+        let text = text.replace("[\"us$0", "[\"WEST$0");
+        assert_eq!(labels(&text), ["\"eu-west-1\""], "ignoring case, anywhere in the key");
+        let text = text.replace("[\"WEST$0", "[\"$0");
+        assert_eq!(labels(&text), ["\"ap-south-1\"", "\"eu-west-1\"", "\"us-east-1\""], "nothing typed: all");
+    }
+
+    #[test]
+    fn long_key_lists_are_cut_and_marked_incomplete() {
+        let text = "provider \"aws\" {\n  alias    = \"many\"\n  for_each = toset([for i in range(2500) : \"k${i}\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.many[\"$0\n}\n";
+        let f = Fixture::parse(text);
+        let list = f.host.analysis().completion_list(f.position()).unwrap();
+        assert!(list.is_incomplete);
+        assert_eq!(list.items.len(), super::MAX_KEY_ITEMS);
+        let f = Fixture::parse(&text.replace("[\"$0", "[\"k1234$0"));
+        let list = f.host.analysis().completion_list(f.position()).unwrap();
+        assert!(!list.is_incomplete);
+        let labels: Vec<&str> = list.items.iter().map(|i| i.label.as_str()).collect();
+        assert_eq!(labels, ["\"k1234\""]);
     }
 
     #[test]
@@ -271,9 +338,7 @@ mod tests {
             complete(&text),
             [
                 ("each.key".to_string(), "aws = aws.by_region[each.key]".to_string()),
-                ("\"ap-south-1\"".to_string(), "aws = aws.by_region[\"ap-south-1\"]".to_string()),
                 ("\"eu-west-1\"".to_string(), "aws = aws.by_region[\"eu-west-1\"]".to_string()),
-                ("\"us-east-1\"".to_string(), "aws = aws.by_region[\"us-east-1\"]".to_string()),
             ]
         );
         // On one line, after `{`.

@@ -36,7 +36,7 @@ use crate::paths::parent;
 
 pub use code_actions::Assist;
 pub use inlay_hints::InlayHint;
-pub use results::{CompletionItem, CompletionKind, HoverResult, NavigationTarget};
+pub use results::{CompletionItem, CompletionKind, CompletionList, HoverResult, NavigationTarget};
 pub use symbols::{Symbol, SymbolKind};
 
 /// The result of a question asked of a snapshot that a newer change may cancel.
@@ -105,6 +105,11 @@ impl Analysis {
 
     pub fn completions(&self, pos: FilePosition) -> Cancellable<Vec<CompletionItem>> {
         self.with(|db, ws| completion::completions(db, ws, pos))
+    }
+
+    /// [`Analysis::completions`], with long instance-key lists filtered by what is typed and cut (`is_incomplete`).
+    pub fn completion_list(&self, pos: FilePosition) -> Cancellable<CompletionList> {
+        self.with(|db, ws| completion::completion_list(db, ws, pos))
     }
 
     pub fn goto_definition(&self, pos: FilePosition) -> Cancellable<Vec<NavigationTarget>> {

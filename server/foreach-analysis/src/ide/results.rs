@@ -31,6 +31,13 @@ pub enum CompletionKind {
     Key,
 }
 
+/// The items for a position, and whether the list was cut: the client must ask again as more is typed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompletionList {
+    pub items: Vec<CompletionItem>,
+    pub is_incomplete: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompletionItem {
     pub label: String,

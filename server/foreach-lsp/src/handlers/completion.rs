@@ -15,10 +15,11 @@ pub async fn run(state: &Arc<State>, p: CompletionParams) -> Result<Option<Compl
     state
         .at_position(p, move |snap, pos, index| {
             let a = &snap.analysis;
-            let items = a.completions(pos)?;
-            if items.is_empty() {
+            let list = a.completion_list(pos)?;
+            if list.items.is_empty() {
                 return Ok(None);
             }
+            let items = list.items;
             // The analysis orders items (instance keys as OpenTofu orders them); clients sort by `sortText`.
             let items = items
                 .iter()
@@ -28,6 +29,10 @@ pub async fn run(state: &Arc<State>, p: CompletionParams) -> Result<Option<Compl
                     ..convert::completion_item(index, i, snap.encoding, snippets)
                 })
                 .collect();
+            if list.is_incomplete {
+                // Cut to the best matches of what is typed: the client asks again as typing goes on.
+                return Ok(Some(CompletionResponse::List(lsp::CompletionList { is_incomplete: true, items })));
+            }
             Ok(Some(CompletionResponse::Array(items)))
         })
         .await
