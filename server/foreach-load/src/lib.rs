@@ -272,8 +272,14 @@ fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
             continue;
         }
         let Ok(file_type) = entry.file_type() else { continue };
-        let is_file = file_type.is_file()
-            || (file_type.is_symlink() && std::fs::metadata(entry.path()).map_or(true, |m| m.is_file()));
+        let target = file_type.is_symlink().then(|| std::fs::metadata(entry.path()));
+        // OpenTofu looks for `terraform.tfvars(.json)` with a stat that follows links, so a link to nothing there
+        // is no file at all (a common layout links it to a file each user creates); any other dangling link is
+        // read, and fails, as OpenTofu reads it.
+        if matches!(target, Some(Err(_))) && matches!(name, "terraform.tfvars" | "terraform.tfvars.json") {
+            continue;
+        }
+        let is_file = file_type.is_file() || target.is_some_and(|t| t.map_or(true, |m| m.is_file()));
         if is_file {
             out.push(entry.path());
         }

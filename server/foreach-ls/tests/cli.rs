@@ -218,6 +218,10 @@ fn links_that_lead_nowhere_are_unreadable_files_not_hangs() {
     std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
     std::os::unix::fs::symlink("missing/variables.tf", dir.path().join("dangling.tf")).unwrap();
     std::os::unix::fs::symlink("loop.tf", dir.path().join("loop.tf")).unwrap();
+    // OpenTofu stats `terraform.tfvars` (following links), so a dangling one is no file; a dangling auto file is
+    // read and fails.
+    std::os::unix::fs::symlink("../../common/terraform.tfvars", dir.path().join("terraform.tfvars")).unwrap();
+    std::os::unix::fs::symlink("../common.auto.tfvars", dir.path().join("common.auto.tfvars")).unwrap();
     // A directory link back to its parent: not walked into, so no endless walk.
     std::os::unix::fs::symlink(".", dir.path().join("again")).unwrap();
     let (code, v) = json_in(dir.path(), &["check"]);
@@ -225,8 +229,8 @@ fn links_that_lead_nowhere_are_unreadable_files_not_hangs() {
     let diags = v["diagnostics"].as_array().unwrap();
     let mut unreadable: Vec<&str> = diags.iter().map(|d| d["file"].as_str().unwrap()).collect();
     unreadable.sort();
-    assert_eq!(unreadable, ["dangling.tf", "loop.tf"], "{v:#}");
-    assert_eq!(codes(&v), ["unreadable-file", "unreadable-file"]);
+    assert_eq!(unreadable, ["common.auto.tfvars", "dangling.tf", "loop.tf"], "{v:#}");
+    assert_eq!(codes(&v), ["unreadable-file", "unreadable-file", "unreadable-file"]);
 }
 
 #[test]
