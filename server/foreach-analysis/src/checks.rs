@@ -72,7 +72,9 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
     for file in dir.files(db).iter() {
         let id = file.id(db);
         if let Some(err) = file.load_error(db) {
-            out.push(Diagnostic::new(Code::UnreadableFile, FileRange::new(id, TextRange::default()), err.clone()));
+            let code =
+                if err == crate::diagnostics::GIT_CRYPT_ENCRYPTED { Code::EncryptedFile } else { Code::UnreadableFile };
+            out.push(Diagnostic::new(code, FileRange::new(id, TextRange::default()), err.clone()));
             continue;
         }
         let errors = if file.kind(db).is_config() {

@@ -6,6 +6,12 @@
 
 use crate::base::FileRange;
 
+/// The read error a host gives for a file that git-crypt has left encrypted (it starts with `\0GITCRYPT\0`): not a
+/// mistake of the repository, only a key this checkout lacks, so it is reported as `encrypted-file` (an info) and a
+/// `.tfvars` file of this kind makes the variables it may set unknown rather than their defaults.
+pub const GIT_CRYPT_ENCRYPTED: &str = "this file is encrypted with git-crypt and not decrypted in this checkout (`git-crypt unlock` decrypts it), so \
+     foreach-ls cannot read it";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
     Hint,
@@ -126,6 +132,7 @@ macro_rules! codes {
 codes! {
     SyntaxError = "syntax-error", Error, "the file is not valid HCL or JSON syntax";
     UnreadableFile = "unreadable-file", Error, "a file could not be read or is not UTF-8 text";
+    EncryptedFile = "encrypted-file", Info, "a file is encrypted with git-crypt in this checkout, so its values are unknown";
     DuplicateBlock = "duplicate-block", Error, "a variable, local, output, module call or resource is declared twice";
     ModuleNotFound = "module-not-found", Error, "a local module source points to a directory with no configuration";
     ModuleCycle = "module-cycle", Error, "module calls form a cycle through their local sources";

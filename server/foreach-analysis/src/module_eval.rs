@@ -408,6 +408,9 @@ fn root_value(module: &Module, name: &str, a: &Assignment) -> SuppliedValue {
         crate::vars::ValueSource::Environment => ValueSource::Environment,
     };
     let value = match &a.value {
+        RawValue::Encrypted { file } => {
+            Value::unknown(crate::eval::UnknownCause::EncryptedValue { name: name.to_string(), location: *file })
+        }
         RawValue::Expr { file, expr } => eval_literal_expr(*file, expr).unwrap_or_else(|d| error_value(&d)),
         RawValue::Text(text) => {
             if parses_as_literal(module, name) {

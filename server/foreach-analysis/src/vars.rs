@@ -37,6 +37,8 @@ pub enum RawValue {
     /// A string from the environment or the command line. OpenTofu parses it as an HCL expression when the
     /// variable's type is not `string`, otherwise takes it literally.
     Text(String),
+    /// Perhaps set by a var file that git-crypt left encrypted here: unknown (not the default).
+    Encrypted { file: FileRange },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -209,6 +211,14 @@ fn apply_file(
     out: &mut RootAssignments,
 ) {
     let id = file.id(db);
+    if file.load_error(db).as_deref() == Some(crate::diagnostics::GIT_CRYPT_ENCRYPTED) {
+        let location = FileRange::new(id, foreach_syntax::TextRange::default());
+        for name in declared.names {
+            let value = RawValue::Encrypted { file: location };
+            out.values.insert(name.to_string(), Assignment { source: ValueSource::File { location }, value });
+        }
+        return;
+    }
     let parsed = parse(db, file);
     for s in &parsed.body.structures {
         match s {

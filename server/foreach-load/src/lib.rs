@@ -304,6 +304,9 @@ pub fn read_text(path: &Path) -> Result<Arc<str>, String> {
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read this file: {e}"))?;
+    if bytes.starts_with(b"\0GITCRYPT\0") {
+        return Err(foreach_analysis::diagnostics::GIT_CRYPT_ENCRYPTED.to_string());
+    }
     if bytes.contains(&0) {
         return Err("this file contains NUL bytes: it looks binary, not like OpenTofu configuration".to_string());
     }

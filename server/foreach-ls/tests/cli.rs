@@ -234,6 +234,26 @@ fn links_that_lead_nowhere_are_unreadable_files_not_hangs() {
 }
 
 #[test]
+fn var_files_encrypted_with_git_crypt_make_values_unknown_not_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let main = "variable \"regions\" {\n  type    = map(string)\n  default = { eu = \"eu-west-1\" }\n}\n\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n  region   = each.value\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"us\"]\n}\n";
+    std::fs::write(dir.path().join("main.tf"), main).unwrap();
+    // Checked against the default, `us` is no instance.
+    let (code, v) = json_in(dir.path(), &["check"]);
+    assert_eq!((code, codes(&v)), (1, vec!["unknown-provider-instance".to_string()]), "{v:#}");
+    // A terraform.tfvars that git-crypt left encrypted may set `regions`: unknown, so nothing to report but notes.
+    let mut encrypted = b"\0GITCRYPT\0".to_vec();
+    encrypted.extend([0x3f, 0xd0, 0x3c, 0x06, 0x90, 0x7c, 0x00, 0xff]);
+    std::fs::write(dir.path().join("terraform.tfvars"), encrypted).unwrap();
+    let (code, v) = json_in(dir.path(), &["check"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(codes(&v), ["provider-for-each-unresolved", "encrypted-file"], "{v:#}");
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert!(diags[1]["message"].as_str().unwrap().contains("git-crypt"), "{v:#}");
+    assert_eq!(diags[1]["severity"], "info");
+}
+
+#[test]
 fn ten_megabyte_file_and_deep_nesting_end_in_diagnostics() {
     let dir = tempfile::tempdir().unwrap();
     let mut big = String::with_capacity(10 << 20);

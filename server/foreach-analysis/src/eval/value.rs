@@ -85,6 +85,8 @@ pub enum UnknownCause {
     /// `TF_WORKSPACE`, no `.terraform/environment`). OpenTofu would use `default`, but a repository that uses
     /// workspaces is checked for whichever one its user selects, so assuming `default` reports false errors.
     WorkspaceNotSelected { reference: String, location: FileRange },
+    /// A root variable that a var file git-crypt left encrypted here may set (`location` is that file).
+    EncryptedValue { name: String, location: FileRange },
 }
 
 /// Why a variable can't be used in static context.
@@ -119,6 +121,7 @@ impl UnknownCause {
             UnknownCause::VariableWithoutValue { .. }
                 | UnknownCause::WorkspaceNotSelected { .. }
                 | UnknownCause::MissingFile { .. }
+                | UnknownCause::EncryptedValue { .. }
         )
     }
 }
@@ -139,7 +142,8 @@ impl UnknownReason {
             | UnknownCause::Limit { location, .. }
             | UnknownCause::NonStaticVariable { location, .. }
             | UnknownCause::Invalid { location }
-            | UnknownCause::WorkspaceNotSelected { location, .. } => *location,
+            | UnknownCause::WorkspaceNotSelected { location, .. }
+            | UnknownCause::EncryptedValue { location, .. } => *location,
             UnknownCause::VariableWithoutValue { declaration, .. } => *declaration,
         }
     }
@@ -150,6 +154,7 @@ impl UnknownReason {
             UnknownCause::DynamicReference { reference, .. } | UnknownCause::WorkspaceNotSelected { reference, .. } => {
                 reference.clone()
             }
+            UnknownCause::EncryptedValue { name, .. } => format!("var.{name}"),
             UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
                 format!("{name}()")
             }
@@ -204,6 +209,9 @@ impl UnknownReason {
             UnknownCause::Invalid { .. } => "the expression is not valid".into(),
             UnknownCause::WorkspaceNotSelected { .. } => {
                 "no workspace selected: set TF_WORKSPACE or --workspace, or run `tofu workspace select`".into()
+            }
+            UnknownCause::EncryptedValue { name, .. } => {
+                format!("`var.{name}` may be set in a var file that is encrypted with git-crypt in this checkout")
             }
         }
     }

@@ -402,6 +402,9 @@ fn explain_unknown(
             UnknownCause::WorkspaceNotSelected { reference, .. } => {
                 names.insert(reference.clone());
             }
+            UnknownCause::EncryptedValue { name, .. } => {
+                names.insert(format!("var.{name}"));
+            }
             UnknownCause::MissingFile { .. } => {
                 files.insert(r.root_name());
             }
