@@ -38,3 +38,14 @@ locals {
   to_list   = true ? [1] : tolist(["a"])
   #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: tolist(["1"])
 }
+
+# An unknown inside a result has no type here (OpenTofu knows it, e.g. a string output): when only that could
+# make the types unify, the result type is left open instead of reported
+# (philips-labs/terraform-aws-github-runner, `local.job_retry_config`).
+locals {
+  open_type = false ? { enable = true, attempts = 3, url = timestamp() } : {}
+  #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: {}
+  # Without an unknown the same mismatch is an error, as in OpenTofu.
+  mismatch = false ? { enable = true, attempts = 3 } : {}
+  #                  ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ error[evaluation-error]: inconsistent conditional result types
+}

@@ -274,7 +274,12 @@ impl<'a> Evaluator<'a> {
         } else if tt == Type::Dynamic || et == Type::Dynamic {
             Some(Type::Dynamic)
         } else {
+            // Our unknowns carry no type, so an unknown inside a result (`{ url = module.q[0].url }`) is `Dynamic`
+            // where OpenTofu has a real type (a string), or even a failing branch that makes the whole result
+            // dynamic. When unification fails only perhaps because of that, the result type is left open rather
+            // than reported (philips-labs/terraform-aws-github-runner: `enabled ? { n = 1, url = … } : {}`).
             super::unify::unify(&[tt.clone(), et.clone()], true)
+                .or_else(|| (tt.has_dynamic() || et.has_dynamic()).then_some(Type::Dynamic))
         };
         let Some(result_type) = result_type else {
             return self.error(
