@@ -4,6 +4,7 @@
 //!
 //! - `nothing_typed`: `aws.many["` — the first 100 keys in OpenTofu's order, the list marked incomplete.
 //! - `prefix_typed`: `aws.many["k74` — the keys starting with `k74` first.
+//!
 //! Each iteration asks a fresh snapshot, as a client's request does; the instance keys are memoised by the
 //! analysis (as in the server, where the diagnostics pass computed them), so this times the completion itself.
 
