@@ -82,6 +82,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     }
     files.sort();
     files.dedup();
+    files.retain(|f| !git_crypt_encrypted(f));
 
     // Variables: var files are read like any file; their order among --var flags is kept.
     let mut cli_variables = Vec::new();
@@ -162,6 +163,7 @@ pub fn follow_module_calls(host: &mut AnalysisHost, listed_dirs: &mut HashSet<St
                 _ => change.dirs.push((dir, false)),
             }
         }
+        new_files.retain(|f| !git_crypt_encrypted(f));
         let read = read_files(&new_files);
         change.files = read.files;
         host.apply_change(change);
@@ -261,23 +263,32 @@ fn walk(
 }
 
 /// The OpenTofu files directly in `dir` (module directories are not walked recursively), including symbolic links
-/// to files. A link that leads nowhere (dangling, or a loop) is listed too: OpenTofu fails to read it, and so does
-/// the loader, which reports it as an unreadable file.
+/// to files. A link that leads nowhere (dangling, or a loop) is listed too when OpenTofu would read it from the
+/// directory listing (configuration, test and `*.auto.tfvars` files): OpenTofu fails to read it, and so does the
+/// loader, which reports it as an unreadable file. Other variable files are not: OpenTofu loads `terraform.tfvars`
+/// and `terraform.tfvars.json` only if `os.Stat` finds them (internal/command/meta_vars.go), which a dangling link
+/// fails, and any other `*.tfvars` only through `-var-file` (a link to the copy of an example the user is meant to
+/// make, as in terraform-example-foundation, is not a mistake).
 fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if FileKind::from_file_name(name).is_none() {
-            continue;
-        }
+        let Some(kind) = FileKind::from_file_name(name) else { continue };
         let Ok(file_type) = entry.file_type() else { continue };
         let is_file = file_type.is_file()
-            || (file_type.is_symlink() && std::fs::metadata(entry.path()).map_or(true, |m| m.is_file()));
+            || (file_type.is_symlink()
+                && std::fs::metadata(entry.path())
+                    .map_or_else(|_| !kind.is_tfvars() || is_auto_tfvars(name), |m| m.is_file()));
         if is_file {
             out.push(entry.path());
         }
     }
+}
+
+/// A variables file OpenTofu loads from every root directory's listing (`*.auto.tfvars`, `*.auto.tfvars.json`).
+fn is_auto_tfvars(name: &str) -> bool {
+    name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json")
 }
 
 /// Reads files in parallel, each once. Binary, non-UTF-8 and oversized files become read errors that the analysis
@@ -286,6 +297,22 @@ fn read_files(paths: &[PathBuf]) -> Change {
     let files: Vec<(String, Result<Arc<str>, String>)> =
         paths.par_iter().map(|p| (path_string(p), read_text(p))).collect();
     Change { files, ..Change::default() }
+}
+
+/// A variables file git-crypt keeps encrypted in this checkout (its header is `\0GITCRYPT\0`; a repository encrypts
+/// its `*.tfvars` with secrets this way). What OpenTofu reads there is the decrypted file, which this checkout does
+/// not have: like a file missing from the checkout it is left out, so its variables have no value here, rather than
+/// reported as binary. An encrypted configuration file is still reported: leaving it out would make everything it
+/// declares look undefined.
+fn git_crypt_encrypted(path: &Path) -> bool {
+    use std::io::Read;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if !FileKind::from_file_name(name).is_some_and(FileKind::is_tfvars) {
+        return false;
+    }
+    const HEADER: &[u8] = b"\0GITCRYPT\0";
+    let mut head = [0u8; HEADER.len()];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && head == HEADER
 }
 
 pub fn read_text(path: &Path) -> Result<Arc<str>, String> {

@@ -229,6 +229,40 @@ fn links_that_lead_nowhere_are_unreadable_files_not_hangs() {
     assert_eq!(codes(&v), ["unreadable-file", "unreadable-file"]);
 }
 
+/// OpenTofu stats `terraform.tfvars` before loading it and reads other `*.tfvars` only through `-var-file`, so a
+/// dangling link to one (a copy of an example the user is meant to make) is no error; a dangling `*.auto.tfvars`
+/// is listed and read, and fails.
+#[test]
+fn dangling_links_to_variable_files_only_fail_for_auto_tfvars() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
+    for name in ["terraform.tfvars", "terraform.tfvars.json", "prod.tfvars", "common.auto.tfvars"] {
+        std::os::unix::fs::symlink(format!("../missing/{name}"), dir.path().join(name)).unwrap();
+    }
+    let (code, v) = json_in(dir.path(), &["check"]);
+    assert_eq!(code, 1);
+    let diags = v["diagnostics"].as_array().unwrap();
+    let files: Vec<&str> = diags.iter().map(|d| d["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["common.auto.tfvars"], "{v:#}");
+    assert_eq!(codes(&v), ["unreadable-file"]);
+}
+
+/// A `terraform.tfvars` git-crypt keeps encrypted in the checkout is left out like a missing file: the variables
+/// it would set have no value here, and the file is not reported as binary.
+#[test]
+fn git_crypt_encrypted_files_are_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "variable \"a\" {\n  type = string\n}\n").unwrap();
+    std::fs::write(dir.path().join("terraform.tfvars"), b"\0GITCRYPT\0\x5f\xa1\x8b\xad\0\x01").unwrap();
+    std::fs::write(dir.path().join("broken.tfvars"), b"a = 1\0\x01").unwrap();
+    let (code, v) = json_in(dir.path(), &["check"]);
+    assert_eq!(code, 1);
+    let diags = v["diagnostics"].as_array().unwrap();
+    let files: Vec<&str> = diags.iter().map(|d| d["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["broken.tfvars"], "{v:#}");
+    assert_eq!(codes(&v), ["unreadable-file"]);
+}
+
 #[test]
 fn ten_megabyte_file_and_deep_nesting_end_in_diagnostics() {
     let dir = tempfile::tempdir().unwrap();
