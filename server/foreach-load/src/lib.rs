@@ -263,12 +263,13 @@ fn walk(
 }
 
 /// The OpenTofu files directly in `dir` (module directories are not walked recursively), including symbolic links
-/// to files. A link that leads nowhere (dangling, or a loop) is listed too when OpenTofu would read it from the
-/// directory listing (configuration, test and `*.auto.tfvars` files): OpenTofu fails to read it, and so does the
-/// loader, which reports it as an unreadable file. Other variable files are not: OpenTofu loads `terraform.tfvars`
-/// and `terraform.tfvars.json` only if `os.Stat` finds them (internal/command/meta_vars.go), which a dangling link
-/// fails, and any other `*.tfvars` only through `-var-file` (a link to the copy of an example the user is meant to
-/// make, as in terraform-example-foundation, is not a mistake).
+/// to files. A link that leads nowhere (dangling, or a loop) is listed too: OpenTofu fails to read it, and so does
+/// the loader, which reports it as an unreadable file. Except a link to a variables file: OpenTofu loads
+/// `terraform.tfvars(.json)` only if `os.Stat` finds it (internal/command/meta_vars.go) and other `*.tfvars` only
+/// through `-var-file`; a dangling `*.auto.tfvars` it does fail on, but such a link points at a file kept out of
+/// git that the user is meant to create (terraform-example-foundation links every environment to a
+/// `common.auto.tfvars` copied from an example, and ignores `*.tfvars`), so it is left out like any file missing
+/// from the checkout: the variables it sets have no value here.
 fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
@@ -278,17 +279,11 @@ fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
         let Ok(file_type) = entry.file_type() else { continue };
         let is_file = file_type.is_file()
             || (file_type.is_symlink()
-                && std::fs::metadata(entry.path())
-                    .map_or_else(|_| !kind.is_tfvars() || is_auto_tfvars(name), |m| m.is_file()));
+                && std::fs::metadata(entry.path()).map_or_else(|_| !kind.is_tfvars(), |m| m.is_file()));
         if is_file {
             out.push(entry.path());
         }
     }
-}
-
-/// A variables file OpenTofu loads from every root directory's listing (`*.auto.tfvars`, `*.auto.tfvars.json`).
-fn is_auto_tfvars(name: &str) -> bool {
-    name.ends_with(".auto.tfvars") || name.ends_with(".auto.tfvars.json")
 }
 
 /// Reads files in parallel, each once. Binary, non-UTF-8 and oversized files become read errors that the analysis

@@ -229,21 +229,22 @@ fn links_that_lead_nowhere_are_unreadable_files_not_hangs() {
     assert_eq!(codes(&v), ["unreadable-file", "unreadable-file"]);
 }
 
-/// OpenTofu stats `terraform.tfvars` before loading it and reads other `*.tfvars` only through `-var-file`, so a
-/// dangling link to one (a copy of an example the user is meant to make) is no error; a dangling `*.auto.tfvars`
-/// is listed and read, and fails.
+/// A dangling link to a variables file is left out like a file missing from the checkout: OpenTofu stats
+/// `terraform.tfvars` before loading it and reads other `*.tfvars` only through `-var-file`, and a dangling
+/// `*.auto.tfvars` points at a file kept out of git that the user is meant to create. A dangling `.tf` file is
+/// still unreadable.
 #[test]
-fn dangling_links_to_variable_files_only_fail_for_auto_tfvars() {
+fn dangling_links_to_variable_files_are_left_out() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
-    for name in ["terraform.tfvars", "terraform.tfvars.json", "prod.tfvars", "common.auto.tfvars"] {
+    for name in ["terraform.tfvars", "terraform.tfvars.json", "prod.tfvars", "common.auto.tfvars", "versions.tf"] {
         std::os::unix::fs::symlink(format!("../missing/{name}"), dir.path().join(name)).unwrap();
     }
     let (code, v) = json_in(dir.path(), &["check"]);
     assert_eq!(code, 1);
     let diags = v["diagnostics"].as_array().unwrap();
     let files: Vec<&str> = diags.iter().map(|d| d["file"].as_str().unwrap()).collect();
-    assert_eq!(files, ["common.auto.tfvars"], "{v:#}");
+    assert_eq!(files, ["versions.tf"], "{v:#}");
     assert_eq!(codes(&v), ["unreadable-file"]);
 }
 
