@@ -82,7 +82,6 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     }
     files.sort();
     files.dedup();
-    files.retain(|f| !git_crypt_encrypted(f));
 
     // Variables: var files are read like any file; their order among --var flags is kept.
     let mut cli_variables = Vec::new();
@@ -163,7 +162,6 @@ pub fn follow_module_calls(host: &mut AnalysisHost, listed_dirs: &mut HashSet<St
                 _ => change.dirs.push((dir, false)),
             }
         }
-        new_files.retain(|f| !git_crypt_encrypted(f));
         let read = read_files(&new_files);
         change.files = read.files;
         host.apply_change(change);
@@ -280,7 +278,7 @@ fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
         let is_file = file_type.is_file()
             || (file_type.is_symlink()
                 && std::fs::metadata(entry.path()).map_or_else(|_| !kind.is_tfvars(), |m| m.is_file()));
-        if is_file {
+        if is_file && !(kind.is_tfvars() && git_crypt_encrypted(&entry.path())) {
             out.push(entry.path());
         }
     }
@@ -301,10 +299,6 @@ fn read_files(paths: &[PathBuf]) -> Change {
 /// declares look undefined.
 fn git_crypt_encrypted(path: &Path) -> bool {
     use std::io::Read;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    if !FileKind::from_file_name(name).is_some_and(FileKind::is_tfvars) {
-        return false;
-    }
     const HEADER: &[u8] = b"\0GITCRYPT\0";
     let mut head = [0u8; HEADER.len()];
     std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && head == HEADER
