@@ -42,6 +42,9 @@ pub struct InstanceValues {
     pub has_instances: bool,
     /// The calls of this instance known to have no instances; their arguments are not evaluated.
     pub calls_without_instances: Vec<String>,
+    /// The calls of this instance that may or may not have instances (`count`, `for_each` or `enabled` not known
+    /// statically).
+    pub calls_maybe_without_instances: Vec<String>,
 }
 
 /// Each module call's arguments (in the block's order), by call name.
@@ -113,11 +116,16 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
     let module = module(db, node.dir);
     let mut call_arguments = CallArguments::new();
     let mut calls_without_instances = Vec::new();
+    let mut calls_maybe_without_instances = Vec::new();
     for call in &module.module_calls {
         let ctx = call_argument_context(&node, &call.name);
         if known_to_have_no_instances(&scope, call, &ctx) {
             calls_without_instances.push(call.name.clone());
             continue;
+        }
+        let certain = known_to_have_instances(&scope, call, &ctx);
+        if !certain {
+            calls_maybe_without_instances.push(call.name.clone());
         }
         // Arguments exist to give the called module's variables their values: a call whose module is not loaded
         // (a registry or git source `tofu init` has not installed here) has nothing to read them, and OpenTofu
@@ -127,12 +135,25 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         if !loaded {
             continue;
         }
-        let arguments = call.inputs.iter().map(|input| CallArgument {
-            name: input.name.name.clone(),
-            value: scope.eval(input.file, &input.expr, &ctx),
-            location: input.location(),
-        });
-        call_arguments.insert(call.name.clone(), Arc::new(arguments.collect()));
+        // OpenTofu evaluates a call's arguments once per instance, so their errors are real only if the call has
+        // instances. When that is not known statically (`count = var.enabled ? 1 : 0` with no value for
+        // `var.enabled`) an argument that fails only when there are none (`var.options.engine` with `options`
+        // null unless enabled) is no mistake: the values still reach the child, their errors are dropped.
+        diags.extend(scope.take_diagnostics());
+        let arguments: Vec<CallArgument> = call
+            .inputs
+            .iter()
+            .map(|input| CallArgument {
+                name: input.name.name.clone(),
+                value: scope.eval(input.file, &input.expr, &ctx),
+                location: input.location(),
+            })
+            .collect();
+        let argument_diags = scope.take_diagnostics();
+        if certain {
+            diags.extend(argument_diags);
+        }
+        call_arguments.insert(call.name.clone(), Arc::new(arguments));
     }
     let (refs, _) = module_references(&module);
     let files = file_index(db, ws);
@@ -140,6 +161,12 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
     let providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
     diags.extend(providers.diagnostics.iter().cloned());
     diags.extend(scope.take_diagnostics());
+    if !instances_certain(db, ws, id) {
+        // Everything this instance reports holds only if it exists, which is not known: its variables' values
+        // (`null` where the caller passes an option it leaves unset when the call is off) may be ones OpenTofu
+        // never evaluates.
+        diags.clear();
+    }
     Arc::new(InstanceValues {
         variables: values.variables,
         locals: values.locals,
@@ -148,6 +175,7 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         diagnostics: diags,
         has_instances: true,
         calls_without_instances,
+        calls_maybe_without_instances,
     })
 }
 
@@ -165,6 +193,7 @@ impl InstanceValues {
             diagnostics: Vec::new(),
             has_instances: false,
             calls_without_instances: Vec::new(),
+            calls_maybe_without_instances: Vec::new(),
         }
     }
 }
@@ -179,6 +208,17 @@ pub fn has_instances(db: &dyn Db, ws: Workspace, id: NodeId) -> bool {
     let call = node.call_path.last().map(String::as_str).unwrap_or_default();
     let parent_values = instance_values(db, ws, parent);
     parent_values.has_instances && !parent_values.calls_without_instances.iter().any(|c| c == call)
+}
+
+/// Whether the node is known to exist: a root is; a child is when its parent is and the call that creates it is
+/// known to have instances. A query of its own, like [`has_instances`].
+#[salsa::tracked]
+pub fn instances_certain(db: &dyn Db, ws: Workspace, id: NodeId) -> bool {
+    let Some(node) = tree_node(db, ws, id) else { return false };
+    let Some(parent) = node.parent else { return true };
+    let call = node.call_path.last().map(String::as_str).unwrap_or_default();
+    *instances_certain(db, ws, parent)
+        && !instance_values(db, ws, parent).calls_maybe_without_instances.iter().any(|c| c == call)
 }
 
 /// A call whose `count` is known to be 0, whose `for_each` is a known empty collection, or whose `enabled` is known
@@ -201,6 +241,22 @@ fn known_to_have_no_instances(scope: &ModuleScope, call: &ModuleCall, ctx: &Eval
         }
     }
     call.enabled.as_deref().is_some_and(|enabled| quietly(enabled).as_bool() == Some(false))
+}
+
+/// A call without `count`, `for_each` or `enabled`, or one whose meta-arguments are known well enough to say it
+/// has instances (a known non-zero `count`, a known non-empty collection, `enabled` known true).
+fn known_to_have_instances(scope: &ModuleScope, call: &ModuleCall, ctx: &EvalContext) -> bool {
+    let quietly = |arg: &Arg| {
+        let mut ev = Evaluator::new(scope, arg.file, ctx, Default::default());
+        ev.eval(&arg.expr)
+    };
+    let count_known = call.count.as_deref().is_none_or(|count| quietly(count).as_number().is_some());
+    let for_each_known = call.for_each.as_deref().is_none_or(|for_each| {
+        let v = quietly(for_each);
+        v.as_seq().is_some() || v.as_attrs().is_some()
+    });
+    let enabled_known = call.enabled.as_deref().is_none_or(|enabled| quietly(enabled).as_bool() == Some(true));
+    count_known && for_each_known && enabled_known
 }
 
 /// The arguments of one module call in one instance: what the called instances' variables read. A firewall per

@@ -262,21 +262,24 @@ fn walk(
 
 /// The OpenTofu files directly in `dir` (module directories are not walked recursively), including symbolic links
 /// to files. A link that leads nowhere (dangling, or a loop) is listed too: OpenTofu fails to read it, and so does
-/// the loader, which reports it as an unreadable file.
+/// the loader, which reports it as an unreadable file. Except a link to a variables file: OpenTofu loads
+/// `terraform.tfvars(.json)` only if `os.Stat` finds it (internal/command/meta_vars.go) and other `*.tfvars` only
+/// through `-var-file`; a dangling `*.auto.tfvars` it does fail on, but such a link points at a file kept out of
+/// git that the user is meant to create (terraform-example-foundation links every environment to a
+/// `common.auto.tfvars` copied from an example, and ignores `*.tfvars`), so it is left out like any file missing
+/// from the checkout: the variables it sets have no value here.
 fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if FileKind::from_file_name(name).is_none() {
-            continue;
-        }
+        let Some(kind) = FileKind::from_file_name(name) else { continue };
         let Ok(file_type) = entry.file_type() else { continue };
         let target = file_type.is_symlink().then(|| std::fs::metadata(entry.path()));
-        // OpenTofu looks for `terraform.tfvars(.json)` with a stat that follows links, so a link to nothing there
-        // is no file at all (a common layout links it to a file each user creates); any other dangling link is
-        // read, and fails, as OpenTofu reads it.
-        if matches!(target, Some(Err(_))) && matches!(name, "terraform.tfvars" | "terraform.tfvars.json") {
+        // A link to nothing is read, and fails, as OpenTofu reads it; except a variables file, left out like a file
+        // missing from the checkout: OpenTofu loads `terraform.tfvars(.json)` only when a stat (which follows links)
+        // finds it, and a dangling `*.auto.tfvars` points at a file kept out of git that each user creates.
+        if matches!(target, Some(Err(_))) && kind.is_tfvars() {
             continue;
         }
         let is_file = file_type.is_file() || target.is_some_and(|t| t.map_or(true, |m| m.is_file()));

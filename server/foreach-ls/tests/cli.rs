@@ -218,8 +218,7 @@ fn links_that_lead_nowhere_are_unreadable_files_not_hangs() {
     std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
     std::os::unix::fs::symlink("missing/variables.tf", dir.path().join("dangling.tf")).unwrap();
     std::os::unix::fs::symlink("loop.tf", dir.path().join("loop.tf")).unwrap();
-    // OpenTofu stats `terraform.tfvars` (following links), so a dangling one is no file; a dangling auto file is
-    // read and fails.
+    // Dangling variables files are left out (`dangling_links_to_variable_files_are_left_out`).
     std::os::unix::fs::symlink("../../common/terraform.tfvars", dir.path().join("terraform.tfvars")).unwrap();
     std::os::unix::fs::symlink("../common.auto.tfvars", dir.path().join("common.auto.tfvars")).unwrap();
     // A directory link back to its parent: not walked into, so no endless walk.
@@ -229,8 +228,8 @@ fn links_that_lead_nowhere_are_unreadable_files_not_hangs() {
     let diags = v["diagnostics"].as_array().unwrap();
     let mut unreadable: Vec<&str> = diags.iter().map(|d| d["file"].as_str().unwrap()).collect();
     unreadable.sort();
-    assert_eq!(unreadable, ["common.auto.tfvars", "dangling.tf", "loop.tf"], "{v:#}");
-    assert_eq!(codes(&v), ["unreadable-file", "unreadable-file", "unreadable-file"]);
+    assert_eq!(unreadable, ["dangling.tf", "loop.tf"], "{v:#}");
+    assert_eq!(codes(&v), ["unreadable-file", "unreadable-file"]);
 }
 
 #[test]
@@ -251,6 +250,25 @@ fn var_files_encrypted_with_git_crypt_make_values_unknown_not_errors() {
     let diags = v["diagnostics"].as_array().unwrap();
     assert!(diags[1]["message"].as_str().unwrap().contains("git-crypt"), "{v:#}");
     assert_eq!(diags[1]["severity"], "info");
+}
+
+/// A dangling link to a variables file is left out like a file missing from the checkout: OpenTofu stats
+/// `terraform.tfvars` before loading it and reads other `*.tfvars` only through `-var-file`, and a dangling
+/// `*.auto.tfvars` points at a file kept out of git that the user is meant to create. A dangling `.tf` file is
+/// still unreadable.
+#[test]
+fn dangling_links_to_variable_files_are_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.tf"), "locals {\n  a = 1\n}\n").unwrap();
+    for name in ["terraform.tfvars", "terraform.tfvars.json", "prod.tfvars", "common.auto.tfvars", "versions.tf"] {
+        std::os::unix::fs::symlink(format!("../missing/{name}"), dir.path().join(name)).unwrap();
+    }
+    let (code, v) = json_in(dir.path(), &["check"]);
+    assert_eq!(code, 1);
+    let diags = v["diagnostics"].as_array().unwrap();
+    let files: Vec<&str> = diags.iter().map(|d| d["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["versions.tf"], "{v:#}");
+    assert_eq!(codes(&v), ["unreadable-file"]);
 }
 
 #[test]

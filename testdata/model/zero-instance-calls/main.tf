@@ -1,6 +1,9 @@
 # A module call with no instances is not evaluated at all: OpenTofu evaluates a module per instance, so neither the
 # call's arguments nor the child's variables and locals can fail for a call with `count = 0`, an empty `for_each`
-# or `enabled = false`. The last call has an instance and reports both kinds of mistake.
+# or `enabled = false`. The last call has an instance and reports both kinds of mistake. A call whose instances are
+# not known (`count` from a variable with no value here) may have none, so neither its arguments' errors nor its
+# instance's are reported: `var.options.zone` fails only when `options` is null, which the author pairs with
+# `launch = false` (alphagov/govuk-infrastructure; terraform-ibm-landing-zone for the error in the child).
 
 variable "zones" {
   type    = map(string)
@@ -36,6 +39,28 @@ module "off_by_enabled" {
   lifecycle {
     enabled = false
   }
+}
+
+variable "launch" {
+  type = bool
+}
+
+variable "options" {
+  type    = object({ zone = string })
+  default = null
+}
+
+module "maybe" {
+  source = "./child"
+  count  = var.launch ? 1 : 0
+  zone   = var.options.zone
+  region = "us-east-1"
+}
+
+module "maybe_options" {
+  source  = "./optional"
+  count   = var.launch ? 1 : 0
+  options = var.options
 }
 
 module "on" {

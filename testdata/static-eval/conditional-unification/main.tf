@@ -37,7 +37,15 @@ locals {
   #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: tomap({})
   to_list   = true ? [1] : tolist(["a"])
   #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: tolist(["1"])
+  # An attribute of unknown type (a data source's) leaves the map's element type open: cty's object-to-map
+  # conversion, unlike its tuple-to-list one, accepts that (philips-labs/terraform-aws-github-runner).
+  open_no   = false ? { a = true, b = 1, c = data.aws_caller_identity.me.account_id } : {}
+  #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: tomap({})
+  open_yes  = true ? { a = true, b = 1, c = data.aws_caller_identity.me.account_id } : {}
+  #           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ value: unknown
 }
+
+data "aws_caller_identity" "me" {}
 
 # An unknown inside a result has no type here (OpenTofu knows it, e.g. a string output): when only that could
 # make the types unify, the result type is left open instead of reported

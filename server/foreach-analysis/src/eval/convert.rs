@@ -81,8 +81,10 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
             let Some(items) = v.as_seq() else {
                 return Err(fail(format!("{} required", c.friendly_name())));
             };
-            let converted = convert_elements(items, ec, c)?;
-            let (elem, items) = converted;
+            let (elem, items) = match convert_elements(items, ec, c)? {
+                Ok(converted) => converted,
+                Err(open) => return Ok(open),
+            };
             Ok(if is_set { Value::set(elem, items) } else { Value::list(elem, items) })
         }
         Constraint::Map(ec) => {
@@ -94,8 +96,12 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
                 out.insert(k.clone(), convert(item, ec).map_err(|e| at(format!("[{k:?}]"), e))?);
             }
             let elem = if **ec == Constraint::Any {
-                let t = unify(out.values().map(Value::type_of))
-                    .ok_or_else(|| fail(format!("cannot convert {} to map of any single type", v.friendly_type())))?;
+                let Some(t) = unify(out.values().map(Value::type_of)) else {
+                    if let Some(open) = first_unknown(out.values()) {
+                        return Ok(open);
+                    }
+                    return Err(fail(format!("cannot convert {} to map of any single type", v.friendly_type())));
+                };
                 let tc = Constraint::from_type(&t);
                 let mut unified = Attrs::new();
                 for (k, item) in out.iter() {
@@ -145,25 +151,39 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
     }
 }
 
-fn convert_elements(items: &[Value], ec: &Constraint, whole: &Constraint) -> Result<(Type, Vec<Value>), ConvError> {
+/// The converted elements and their type, or (inner `Err`) an unknown element that leaves the result open (see
+/// [`first_unknown`]).
+type Elements = Result<(Type, Vec<Value>), Value>;
+
+fn convert_elements(items: &[Value], ec: &Constraint, whole: &Constraint) -> Result<Elements, ConvError> {
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         out.push(convert(item, ec).map_err(|e| at(format!("[{i}]"), e))?);
     }
     if *ec == Constraint::Any || constraint_has_any(ec) {
-        let t = unify(out.iter().map(Value::type_of)).ok_or_else(|| {
-            fail(format!(
+        let Some(t) = unify(out.iter().map(Value::type_of)) else {
+            if let Some(open) = first_unknown(out.iter()) {
+                return Ok(Err(open));
+            }
+            return Err(fail(format!(
                 "cannot convert tuple to {} of any single type",
                 if matches!(whole, Constraint::Set(_)) { "set" } else { "list" }
-            ))
-        })?;
+            )));
+        };
         let tc = Constraint::from_type(&t);
         for item in &mut out {
             *item = convert(item, &tc)?;
         }
-        return Ok((t, out));
+        return Ok(Ok((t, out)));
     }
-    Ok((constraint_type(ec), out))
+    Ok(Ok((constraint_type(ec), out)))
+}
+
+/// When the known elements have no common type but one element is unknown, the conversion's outcome is open:
+/// OpenTofu sees that element's real type (a string absorbs bools and numbers), so the result is that unknown
+/// rather than an error.
+fn first_unknown<'a>(mut items: impl Iterator<Item = &'a Value>) -> Option<Value> {
+    items.find(|v| matches!(v.unmarked(), Value::Unknown(_))).cloned()
 }
 
 fn constraint_has_any(c: &Constraint) -> bool {

@@ -42,10 +42,10 @@ pub fn conversion_exists(from: &Type, to: &Type, unsafe_: bool) -> bool {
         // A list becomes a set only unsafely: order and duplicates are lost.
         (Type::List(fe), Type::Set(te)) => unsafe_ && conversion_exists(fe, te, unsafe_),
         (Type::Map(fe), Type::Map(te)) => conversion_exists(fe, te, unsafe_),
-        (Type::Tuple(items), Type::List(te) | Type::Set(te)) => elements_convert(items, te, unsafe_),
+        (Type::Tuple(items), Type::List(te) | Type::Set(te)) => elements_convert(items, te, unsafe_, true),
         (Type::Object(attrs), Type::Map(te)) => {
             let items: Vec<Type> = attrs.values().cloned().collect();
-            elements_convert(&items, te, unsafe_)
+            elements_convert(&items, te, unsafe_, false)
         }
         // A map becomes an object only unsafely: the keys may not match the attributes.
         (Type::Map(fe), Type::Object(ta)) => unsafe_ && ta.values().all(|t| conversion_exists(fe, t, unsafe_)),
@@ -54,8 +54,11 @@ pub fn conversion_exists(from: &Type, to: &Type, unsafe_: bool) -> bool {
 }
 
 /// cty's tuple-to-list/set and object-to-map conversions: an empty source always converts; a `Dynamic` target
-/// element type is first unified from the source's element types.
-fn elements_convert(items: &[Type], elem: &Type, unsafe_: bool) -> bool {
+/// element type is first unified from the source's element types. Only the tuple conversions then refuse a
+/// `Dynamic` unification unless every element is `Dynamic` (`conversionTupleToList`/`ToSet`);
+/// `conversionObjectToMap` has no such check, so `{ a = true, b = data.x.y }` converts to `map(any)` and
+/// `c ? { a = true, b = data.x.y } : {}` unifies.
+fn elements_convert(items: &[Type], elem: &Type, unsafe_: bool, all_dynamic_or_none: bool) -> bool {
     if items.is_empty() {
         return true;
     }
@@ -63,7 +66,7 @@ fn elements_convert(items: &[Type], elem: &Type, unsafe_: bool) -> bool {
     if target == Type::Dynamic {
         match unify(items, unsafe_) {
             None => return false,
-            Some(Type::Dynamic) if items.iter().any(|t| *t != Type::Dynamic) => return false,
+            Some(Type::Dynamic) if all_dynamic_or_none && items.iter().any(|t| *t != Type::Dynamic) => return false,
             Some(t) => target = t,
         }
     }
