@@ -375,6 +375,12 @@ pub(crate) fn instance_scope<'a>(
     for a in root_assignment_errors(db, ws, node, &module) {
         diags.push(a);
     }
+    // A root module with a required variable that nothing here gives a value cannot run as it is: its values come
+    // from somewhere this check does not see (a var file passed by a wrapper such as atmos, Leverage or a CI job),
+    // which may set the variables that have defaults too. Their defaults are then not final, so they are unknown
+    // rather than checked as if OpenTofu used them.
+    let defaults_not_final =
+        node.parent.is_none() && module.variables.iter().any(|v| v.default.is_none() && supplied(&v.name).is_none());
     let variables = module
         .variables
         .iter()
@@ -382,7 +388,11 @@ pub(crate) fn instance_scope<'a>(
             name: v.name.clone(),
             decl: v.site.name_location(),
             type_expr: v.ty.as_ref().map(|a| (a.file, a.expr.clone())),
-            default: v.default.as_ref().map(|a| (a.file, a.expr.clone())),
+            default: if defaults_not_final && supplied(&v.name).is_none() {
+                None
+            } else {
+                v.default.as_ref().map(|a| (a.file, a.expr.clone()))
+            },
             nullable: v.nullable.as_ref().and_then(|a| literal_bool(&a.expr)).unwrap_or(true),
             sensitive: v.sensitive.as_ref().and_then(|a| literal_bool(&a.expr)).unwrap_or(false),
             non_static: non_static(v),

@@ -1,9 +1,9 @@
 # A module call with no instances is not evaluated at all: OpenTofu evaluates a module per instance, so neither the
 # call's arguments nor the child's variables and locals can fail for a call with `count = 0`, an empty `for_each`
 # or `enabled = false`. The last call has an instance and reports both kinds of mistake. A call whose instances are
-# not known (`count` from a variable with no value here) may have none, so neither its arguments' errors nor its
+# not known (`count` from a data source) may have none, so neither its arguments' errors nor its
 # instance's are reported: `var.options.zone` fails only when `options` is null, which the author pairs with
-# `launch = false` (alphagov/govuk-infrastructure; terraform-ibm-landing-zone for the error in the child).
+# launching nothing (alphagov/govuk-infrastructure; terraform-ibm-landing-zone for the error in the child).
 
 variable "zones" {
   type    = map(string)
@@ -41,8 +41,9 @@ module "off_by_enabled" {
   }
 }
 
-variable "launch" {
-  type = bool
+# Known only while planning: whether the optional calls have an instance.
+data "aws_ssm_parameter" "launch" {
+  name = "/estate/launch"
 }
 
 variable "options" {
@@ -52,14 +53,14 @@ variable "options" {
 
 module "maybe" {
   source = "./child"
-  count  = var.launch ? 1 : 0
+  count  = data.aws_ssm_parameter.launch.insecure_value == "yes" ? 1 : 0
   zone   = var.options.zone
   region = "us-east-1"
 }
 
 module "maybe_options" {
   source  = "./optional"
-  count   = var.launch ? 1 : 0
+  count   = data.aws_ssm_parameter.launch.insecure_value == "yes" ? 1 : 0
   options = var.options
 }
 

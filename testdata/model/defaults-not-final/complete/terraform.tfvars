@@ -1,0 +1,1 @@
+token = "from-the-ci-secret"
