@@ -87,9 +87,15 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
     if dir.files(db).iter().any(|f| f.kind(db).is_config()) {
         let m = module(db, dir);
         out.extend(m.diagnostics.iter().cloned());
-        out.extend(undefined_references(&m));
-        let mut provider_diags = module_provider_checks(&m);
         let file_text = |id| dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db).clone(), f.kind(db)));
+        // A block lost to a syntax error or an unreadable file must not make references to it look undeclared.
+        let complete = dir
+            .files(db)
+            .iter()
+            .filter(|f| f.kind(db).is_config())
+            .all(|f| f.load_error(db).is_none() && file_summary(db, *f).syntax_errors.is_empty());
+        out.extend(undefined_references(&m, &file_text, complete));
+        let mut provider_diags = module_provider_checks(&m);
         let alias_for = |name: &str| crate::providers::config::suggested_alias(&m, name);
         crate::fixes::add_alias::attach(&m, &mut provider_diags, &file_text, &alias_for);
         out.extend(provider_diags);
