@@ -91,7 +91,7 @@ pub fn traversal_root(expr: &Expr) -> Option<Ident> {
 
 /// Collects the references of `expr`, skipping names bound in `bound` (e.g. a `dynamic` block's iterator).
 pub fn references(expr: &Expr, bound: &[&str]) -> Vec<Reference> {
-    let mut walker = Walker { bound: bound.iter().map(|s| s.to_string()).collect(), out: Vec::new() };
+    let mut walker = Walker { bound: bound.iter().map(|s| s.to_string()).collect(), out: Vec::new(), in_try: 0 };
     walker.expr(expr);
     walker.out
 }
@@ -99,6 +99,8 @@ pub fn references(expr: &Expr, bound: &[&str]) -> Vec<Reference> {
 struct Walker {
     bound: Vec<String>,
     out: Vec<Reference>,
+    /// How many `try`/`can` calls enclose the expression being walked.
+    in_try: usize,
 }
 
 impl Walker {
@@ -151,6 +153,13 @@ impl Walker {
                             end = step.range.end();
                         }
                     }
+                    // `try` and `can` catch the error of an output the called module does not declare (OpenTofu
+                    // checks only that the call exists before evaluating), so there the output is not kept.
+                    if root.name == "module" && self.in_try > 0 && attrs.len() > 1 {
+                        attrs.truncate(1);
+                        instance_step = false;
+                        end = steps[0].range.end();
+                    }
                     let range = TextRange::new(root.range.start(), end);
                     if !self.bound.contains(&root.name) {
                         self.out.push(Reference::with_instance_step(
@@ -170,7 +179,13 @@ impl Walker {
                     }
                 }
             }
-            ExprKind::FuncCall(call) => call.args.iter().for_each(|e| self.expr(e)),
+            ExprKind::FuncCall(call) => {
+                let catches = matches!(call.name.name.name.as_str(), "try" | "can")
+                    && call.name.namespace.iter().all(|n| n.name == "core");
+                self.in_try += usize::from(catches);
+                call.args.iter().for_each(|e| self.expr(e));
+                self.in_try -= usize::from(catches);
+            }
             ExprKind::Parenthesis(inner) => self.expr(inner),
             ExprKind::Conditional { cond, then_expr, else_expr } => {
                 self.expr(cond);
@@ -266,6 +281,12 @@ mod tests {
         // Only after a module call: a resource keeps its type and name.
         assert_eq!(paths("aws_vpc.a[0].id"), ["aws_vpc.a"]);
         assert_eq!(paths("data.x.y[0].id"), ["data.x.y"]);
+        // `try` and `can` catch a missing output, not a missing call.
+        assert_eq!(
+            paths("try(module.m[0].out, can(module.n.o), core::try(module.p.q))"),
+            ["module.m", "module.n", "module.p"]
+        );
+        assert_eq!(paths("try(aws_vpc.a.id, 1)"), ["aws_vpc.a.id"]);
     }
 
     #[test]
