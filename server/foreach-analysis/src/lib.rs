@@ -23,6 +23,7 @@ pub mod settings;
 pub mod similar;
 pub mod suggest;
 pub mod suppress;
+pub mod test_refs;
 pub mod tree;
 pub mod vars;
 

@@ -112,16 +112,7 @@ pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: 
                 out.push(finding(site.file, r, 1, &written, msg, suggestion, file_text));
             }
             _ if !complete || site.context == Context::InitTime => {}
-            _ => {
-                let Some(t) = target(r) else { continue };
-                if declared.has(&t) {
-                    continue;
-                }
-                let written = written_address(r, &t);
-                let msg = format!("reference to undeclared {} `{written}`", declared.kind(&t));
-                let suggestion = declared.suggest(&t, r.root() == "resource");
-                out.push(finding(site.file, r, t.parts(r) - 1, &written, msg, suggestion, file_text));
-            }
+            _ => out.extend(declared.check(site.file, r, "", file_text)),
         }
     }
     if complete {
@@ -210,8 +201,8 @@ pub(crate) fn replace_with(at: FileRange, with: &str) -> Fix {
     }
 }
 
-/// What the module declares, for lookups and suggestions.
-struct Declared<'a> {
+/// What a module declares, for lookups and suggestions.
+pub(crate) struct Declared<'a> {
     resources: HashSet<(ResourceMode, &'a str, &'a str)>,
     calls: HashSet<&'a str>,
     /// Blocks only an override file adds (already reported): `aws_vpc.a`, `data.x.y`, `module.m`.
@@ -220,13 +211,32 @@ struct Declared<'a> {
 }
 
 impl<'a> Declared<'a> {
-    fn of(module: &'a Module) -> Declared<'a> {
+    pub(crate) fn of(module: &'a Module) -> Declared<'a> {
         Declared {
             resources: module.resources.iter().map(|r| (r.mode, r.ty.as_str(), r.name.as_str())).collect(),
             calls: module.module_calls.iter().map(|c| c.name.as_str()).collect(),
             override_only: module.override_only.iter().map(String::as_str).collect(),
             module,
         }
+    }
+
+    /// The finding for `r` (in `file`) when it names a resource or module call the module does not declare;
+    /// `whose` qualifies the message (`" of the module under test"`).
+    pub(crate) fn check(
+        &self,
+        file: FileId,
+        r: &Reference,
+        whose: &str,
+        file_text: FileText<'_>,
+    ) -> Option<Diagnostic> {
+        let t = target(r)?;
+        if self.has(&t) {
+            return None;
+        }
+        let written = written_address(r, &t);
+        let msg = format!("reference to undeclared {} `{written}`{whose}", self.kind(&t));
+        let suggestion = self.suggest(&t, r.root() == "resource");
+        Some(finding(file, r, t.parts(r) - 1, &written, msg, suggestion, file_text))
     }
 
     fn has(&self, t: &Target) -> bool {
