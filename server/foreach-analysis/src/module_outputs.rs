@@ -7,7 +7,7 @@
 //! the instance `name`, not an output, so it is not checked. Each (calling directory, call, called directory) is
 //! checked once, however many instances the tree has.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use foreach_syntax::{TextRange, TextSize};
@@ -18,7 +18,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::ModuleCall;
 use crate::model::module::Module;
 use crate::model::refs::Reference;
-use crate::refcheck::{Site, module_references, replace_with};
+use crate::refcheck::{module_references, replace_with};
 use crate::suggest::closest;
 use crate::tree::{CallTarget, module_tree};
 
@@ -27,7 +27,6 @@ pub fn module_output_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> 
     let tree = module_tree(db, ws);
     let mut out = Vec::new();
     let mut done: HashSet<(ModuleDir, &str, ModuleDir)> = HashSet::new();
-    let mut refs_of: HashMap<ModuleDir, Vec<Site>> = HashMap::new();
     for node in &tree.nodes {
         for child in &node.children {
             let CallTarget::Node(id) = child.target else { continue };
@@ -37,13 +36,23 @@ pub fn module_output_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> 
             }
             let parent = module(db, node.dir);
             let Some(call) = parent.module_call(&child.call) else { continue };
-            let refs = refs_of.entry(node.dir).or_insert_with(|| module_references(&parent));
+            let refs = output_references(db, node.dir);
             let file_text = |id| file_text(db, node.dir, id);
-            let sites = refs.iter().map(|s| (s.file, &s.reference));
+            let sites = refs.iter().map(|(file, r)| (*file, r));
             check_outputs(call, &module(db, child_dir), sites, &file_text, &mut out);
         }
     }
     Arc::new(out)
+}
+
+/// The references of a module to outputs of its calls (`module.m.out`, `module.m[0].out`). A query of its own, so
+/// that an edit re-collects them only for the edited module.
+#[salsa::tracked(returns(clone))]
+fn output_references(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<(FileId, Reference)>> {
+    let m = module(db, dir);
+    let refs =
+        module_references(&m).into_iter().filter(|s| s.reference.root() == "module" && s.reference.attr(1).is_some());
+    Arc::new(refs.map(|s| (s.file, s.reference)).collect())
 }
 
 /// A module read without syntax errors or unreadable files: an output lost to an error must not look undeclared.

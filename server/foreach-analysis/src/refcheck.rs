@@ -243,10 +243,12 @@ impl<'a> Declared<'a> {
         match *t {
             Target::Resource { mode, ty, name } => {
                 self.resources.contains(&(mode, ty, name))
-                    || self.override_only.contains(render(mode, ty, name).as_str())
+                    || (!self.override_only.is_empty() && self.override_only.contains(render(mode, ty, name).as_str()))
             }
             Target::ModuleCall(name) => {
-                self.calls.contains(name) || self.override_only.contains(format!("module.{name}").as_str())
+                self.calls.contains(name)
+                    || (!self.override_only.is_empty()
+                        && self.override_only.contains(format!("module.{name}").as_str()))
             }
         }
     }
