@@ -15,10 +15,11 @@ use foreach_syntax::{TextRange, TextSize};
 use crate::base::{FileId, FileRange, FileText};
 use crate::db::{Db, ModuleDir, Workspace, file_summary, module};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::fixes::use_name::use_name;
 use crate::model::items::ModuleCall;
 use crate::model::module::Module;
 use crate::model::refs::Reference;
-use crate::refcheck::{module_references, replace_with};
+use crate::refcheck::module_references;
 use crate::suggest::closest;
 use crate::tree::{CallTarget, module_tree};
 
@@ -99,7 +100,7 @@ pub(crate) fn check_outputs<'a>(
         let mut d = Diagnostic::new(Code::UndefinedReference, FileRange::new(file, range), msg)
             .with_related(call.site.name_location(), format!("`module.{}` is declared here", call.name));
         if let Some(s) = suggestion.filter(|_| exact) {
-            d = d.with_fix(replace_with(FileRange::new(file, at), s));
+            d = d.with_fix(use_name(FileRange::new(file, at), s));
         }
         out.push(d);
     }

@@ -16,7 +16,8 @@
 use std::collections::HashSet;
 
 use crate::base::FileText;
-use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::fixes::use_name::use_name;
 use crate::model::items::{Arg, BodyRefs, ResourceMode};
 use crate::model::module::Module;
 use crate::model::refs::{Reference, references};
@@ -180,25 +181,18 @@ fn finding(
         for i in 0..steps {
             end += TextSize::of(".") + TextSize::of(r.attr(i).unwrap_or_default());
         }
-        TextRange::new(r.root_range.start(), end.min(r.range.end()).max(r.root_range.end()))
+        let covered = TextRange::new(r.root_range.start(), end.min(r.range.end()).max(r.root_range.end()));
+        let spans_lines = text.as_deref().and_then(|t| t.get(std::ops::Range::<usize>::from(covered)));
+        if spans_lines.is_some_and(|t| t.contains('\n')) { r.root_range } else { covered }
     };
     if let Some(s) = &suggestion {
         msg.push_str(&format!("; did you mean `{s}`?"));
     }
     let mut d = Diagnostic::new(Code::UndefinedReference, FileRange::new(file, range), msg);
     if let Some(s) = suggestion.filter(|_| is_exact) {
-        d = d.with_fix(replace_with(FileRange::new(file, exact), &s));
+        d = d.with_fix(use_name(FileRange::new(file, exact), &s));
     }
     d
-}
-
-/// The quick fix writing `with` over `at` (a reviewed change: the closest name is a guess).
-pub(crate) fn replace_with(at: FileRange, with: &str) -> Fix {
-    Fix {
-        title: format!("Use `{with}`"),
-        edits: vec![TextEdit { location: at, new_text: with.to_string() }],
-        automatic: false,
-    }
 }
 
 /// What a module declares, for lookups and suggestions.
