@@ -13,6 +13,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::fixes::line_endings;
 use crate::init_values::init_settings_checks;
 use crate::module_eval::tree_values;
+use crate::module_outputs::module_output_checks;
 use crate::providers::checks::module_provider_checks;
 use crate::providers::test_files::test_file_checks;
 use crate::providers::tree_provider_checks;
@@ -36,6 +37,8 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     out.extend(init_settings_checks(db, ws).iter().cloned());
     out.extend(tree_provider_checks(db, ws).iter().cloned());
     out.extend(test_file_checks(db, ws).iter().cloned());
+    out.extend(module_output_checks(db, ws).iter().cloned());
+    out.extend(crate::test_refs::test_file_references(db, ws).iter().cloned());
     // Needs the module tree: a child's unknown aliased configuration that a caller declares.
     crate::providers::not_inherited::refine(db, ws, &mut out);
     // Last: suppression comments, so that every code, from every pass, is silenced the same way.
@@ -89,9 +92,11 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
     if dir.files(db).iter().any(|f| f.kind(db).is_config()) {
         let m = module(db, dir);
         out.extend(m.diagnostics.iter().cloned());
-        out.extend(undefined_references(&m));
-        let mut provider_diags = module_provider_checks(&m);
         let file_text = |id| dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db).clone(), f.kind(db)));
+        // A block lost to a syntax error or an unreadable file must not make references to it look undeclared.
+        let complete = crate::module_outputs::complete(db, dir);
+        out.extend(undefined_references(&m, &file_text, complete));
+        let mut provider_diags = module_provider_checks(&m);
         let alias_for = |name: &str| crate::providers::config::suggested_alias(&m, name);
         crate::fixes::add_alias::attach(&m, &mut provider_diags, &file_text, &alias_for);
         out.extend(provider_diags);

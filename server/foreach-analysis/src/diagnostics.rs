@@ -166,7 +166,7 @@ codes! {
     ModuleTreeTooLarge = "module-tree-too-large", Error, "the module tree has more instances than foreach-ls follows";
     OverrideWithoutBase = "override-without-base", Error, "an override file overrides a block that no other file declares";
     ReferenceCycle = "reference-cycle", Error, "local values refer to each other in a cycle";
-    UndefinedReference = "undefined-reference", Error, "a reference names a variable or local value that is not declared";
+    UndefinedReference = "undefined-reference", Error, "a reference names a variable, local value, resource, data source, module call or module output that is not declared";
     EvaluationError = "evaluation-error", Error, "an expression OpenTofu evaluates statically fails: wrong types, bad arguments, missing keys";
     UnknownFunction = "unknown-function", Error, "a call to a function that OpenTofu does not have";
     EvaluationLimit = "evaluation-limit", Error, "evaluating an expression exceeds foreach-ls's depth, size or step limit";

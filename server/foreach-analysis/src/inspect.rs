@@ -1,17 +1,19 @@
 //! The data behind `foreach-ls inspect`: every provider configuration of every module instance with its instance
-//! keys and each instance's evaluated arguments, and every resource, data source and module call with the
+//! keys and each instance's evaluated arguments (a configuration without `for_each`: its own), and every resource, data source and module call with the
 //! configuration it uses and the instance key each of its instances selects, and every module call with its
 //! source and version as evaluated at `tofu init` and the directory it loads. Plain data; the CLI renders it.
 
 use crate::base::FileRange;
 use crate::db::{Db, Workspace, module};
-use crate::eval::Value;
+use crate::eval::{EvalContext, Evaluator, Value};
 use crate::init_values::StaticText;
+use crate::model::items::ProviderBlock;
 use crate::module_eval::tree_values;
+use crate::module_eval::{CallerArgs, instance_scope};
 use crate::providers::config::RefOwner;
 use crate::providers::expand::{Expansion, SelectedKey};
 use crate::providers::resolve::{How, all_uses};
-use crate::tree::{CallTarget, module_tree};
+use crate::tree::{CallTarget, TreeNode, module_tree};
 
 #[derive(Debug, Clone)]
 pub struct ProviderReport {
@@ -22,6 +24,10 @@ pub struct ProviderReport {
     pub alias: Option<String>,
     pub location: FileRange,
     pub expansion: Expansion,
+    /// For a configuration without `for_each` (in a module instance that has instances): its arguments evaluated
+    /// in the module instance (unknown where not static). With `for_each`, each instance has its own, in
+    /// `expansion`.
+    pub arguments: Vec<(String, Value)>,
     /// False when the module instance has none (a call above it with `count = 0`, an empty `for_each` or
     /// `enabled = false`): nothing in it is evaluated.
     pub module_has_instances: bool,
@@ -76,6 +82,14 @@ pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
     let mut report = InspectReport::default();
     for (i, node) in tree.nodes.iter().enumerate() {
         let m = module(db, node.dir);
+        let has_instances = values.instances[i].has_instances;
+        let single: Vec<&ProviderBlock> = m.providers.iter().filter(|p| p.for_each.is_none()).map(|p| &**p).collect();
+        let mut arguments = if has_instances && !single.is_empty() {
+            single_provider_arguments(db, ws, node, &single)
+        } else {
+            Vec::new()
+        }
+        .into_iter();
         for (pi, p) in m.providers.iter().enumerate() {
             report.providers.push(ProviderReport {
                 module: node.address(),
@@ -84,7 +98,8 @@ pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
                 alias: p.alias_name(),
                 location: p.site.name_location(),
                 expansion: values.instances[i].providers.expansions.get(pi).cloned().unwrap_or(Expansion::Invalid),
-                module_has_instances: values.instances[i].has_instances,
+                arguments: if p.for_each.is_none() { arguments.next().unwrap_or_default() } else { Vec::new() },
+                module_has_instances: has_instances,
             });
         }
         for child in &node.children {
@@ -131,6 +146,31 @@ pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
         });
     }
     report
+}
+
+/// The arguments of the provider blocks `providers` (none with `for_each`), evaluated in the module instance
+/// `node`, in order. Quietly: `check` reports what evaluating provider configurations finds, not `inspect`.
+fn single_provider_arguments(
+    db: &dyn Db,
+    ws: Workspace,
+    node: &TreeNode,
+    providers: &[&ProviderBlock],
+) -> Vec<Vec<(String, Value)>> {
+    let scope = instance_scope(db, ws, node, CallerArgs::Memoised, &mut Vec::new());
+    providers
+        .iter()
+        .map(|p| {
+            let name = match p.alias_name() {
+                Some(a) => format!("{}.{a}", p.name),
+                None => p.name.clone(),
+            };
+            let ctx = EvalContext { origin: format!("provider `{name}`"), ..EvalContext::default() };
+            p.config
+                .iter()
+                .map(|a| (a.name.name.clone(), Evaluator::new(&scope, a.file, &ctx, Default::default()).eval(&a.expr)))
+                .collect()
+        })
+        .collect()
 }
 
 /// An instance argument's value, or `None` when it is not known statically.

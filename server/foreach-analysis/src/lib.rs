@@ -15,6 +15,7 @@ pub mod init_values;
 pub mod inspect;
 pub mod model;
 pub mod module_eval;
+pub mod module_outputs;
 pub mod paths;
 pub mod providers;
 pub mod refcheck;
@@ -22,6 +23,7 @@ pub mod settings;
 pub mod similar;
 pub mod suggest;
 pub mod suppress;
+pub mod test_refs;
 pub mod tree;
 pub mod vars;
 

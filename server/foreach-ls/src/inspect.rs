@@ -62,12 +62,19 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
                 Expansion::Unresolved(vars) => ("unresolved", Json::Null, json!(vars)),
                 Expansion::Invalid => ("invalid", Json::Null, Json::Null),
             };
+            let arguments = match (status, &p.expansion) {
+                ("single", Expansion::Single) => {
+                    Json::Object(p.arguments.iter().map(|(k, v)| (k.clone(), value_json(v))).collect())
+                }
+                _ => Json::Null,
+            };
             json!({
                 "module": p.module,
                 "name": p.name,
                 "alias": p.alias,
                 "location": location(&locator.span(p.location)),
                 "status": status,
+                "arguments": arguments,
                 "instances": instances,
                 "unresolved_variables": unresolved,
             })

@@ -463,6 +463,23 @@ fn inspect_lists_data_sources_in_check_blocks() {
 }
 
 #[test]
+fn inspect_shows_the_arguments_of_providers_without_for_each() {
+    let o = run(&["inspect", "testdata/cli/inspect-provider-arguments"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let providers = v["providers"].as_array().unwrap();
+    let root = providers.iter().find(|p| p["module"] == "").unwrap();
+    assert_eq!(root["status"], "single");
+    assert_eq!(root["arguments"], serde_json::json!({"region": "us-east-1", "profile": "p-us-east-1"}));
+    let child = providers.iter().find(|p| p["module"] == "module.child").unwrap();
+    assert_eq!(child["arguments"], serde_json::json!({"region": "EU-CENTRAL-1"}), "evaluated in the instance");
+    let multi = run(&["inspect", "testdata/provider-for-each/valid/multi-region"]);
+    let v: Value = serde_json::from_slice(&multi.stdout).unwrap();
+    let by_region = v["providers"].as_array().unwrap().iter().find(|p| p["alias"] == "by_region").unwrap();
+    assert_eq!(by_region["arguments"], Value::Null, "with for_each, each instance has its own");
+}
+
+#[test]
 fn inspect_lists_module_calls_with_evaluated_sources() {
     let o = run(&["inspect", "testdata/init-time/source-local-two-levels"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -115,6 +115,18 @@ fn json_rename_variable() -> Result<(), Failed> {
     json_fix(&[("main.tf", main), ("terraform.tfvars.json", json)], "Rename to `regions`", "\"regions\"")
 }
 
+/// Use the declared resource closest to an undeclared one referenced from a JSON template string.
+fn json_use_resource() -> Result<(), Failed> {
+    let main = "resource \"aws_vpc\" \"main\" {\n  cidr_block = \"10.0.0.0/16\"\n}\n";
+    let json = r#"{
+  "output": {
+    "vpc": { "value": "${aws_vpc.maim.id}" }
+  }
+}
+"#;
+    json_fix(&[("main.tf", main), ("out.tf.json", json)], "Use `aws_vpc.main`", "aws_vpc.main")
+}
+
 fn actual(
     d: &Diagnostic,
     files: &std::collections::HashMap<foreach_analysis::FileId, (String, std::sync::Arc<str>)>,
@@ -219,6 +231,7 @@ fn main() {
     }
     trials.push(Trial::test("fixes/json-use-instance", json_use_instance));
     trials.push(Trial::test("fixes/json-rename-variable", json_rename_variable));
+    trials.push(Trial::test("fixes/json-use-resource", json_use_resource));
     let docs = root.join("docs/diagnostics");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
         .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect())

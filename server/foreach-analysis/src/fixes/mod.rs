@@ -13,6 +13,7 @@ pub mod key_source;
 pub mod line_endings;
 pub mod pass_alias;
 pub mod use_instance;
+pub mod use_name;
 
 use crate::diagnostics::TextEdit;
 

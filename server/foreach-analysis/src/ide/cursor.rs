@@ -35,5 +35,6 @@ fn in_attribute(a: &Attribute, offset: TextSize) -> Option<Reference> {
     if !touches(a.value.range, offset) {
         return None;
     }
-    references(&a.value, &[]).into_iter().find(|r| touches(r.range, offset))
+    // The innermost: `module.m[each.key].out` covers the `each.key` in its key.
+    references(&a.value, &[]).into_iter().filter(|r| touches(r.range, offset)).min_by_key(|r| r.range.len())
 }

@@ -274,6 +274,12 @@ locals {
     }
 
     #[test]
+    fn a_reference_inside_the_key_of_another() {
+        let md = check("locals {\n  l = { a = 1 }\n  x = module.m[local.l$0].out\n}\n");
+        assert!(md.starts_with("```hcl\nlocal.l\n```"), "{md}");
+    }
+
+    #[test]
     fn undeclared() {
         let md = check("locals {\n  a = local.nope$0\n}\n");
         assert_eq!(md, "`local.nope` is not declared in this module");

@@ -156,6 +156,9 @@ pub struct Resource {
     /// per resource (4 MB on a workspace of 125,000 resources).
     pub meta: Option<Box<ResourceMeta>>,
     pub body_refs: BodyRefs,
+    /// Whether the block sets anything besides its meta-arguments (for overrides: such an override replaces some of
+    /// the base block's arguments or nested blocks).
+    pub has_body: bool,
 }
 
 /// A resource's meta-arguments.
@@ -167,6 +170,10 @@ pub struct ResourceMeta {
     pub enabled: OptArg,
     pub provider: OptArg,
     pub depends_on: OptArg,
+    /// The references of the last override file's block that set arguments or nested blocks. OpenTofu replaces
+    /// the base block's arguments (and blocks of a type) by the override's, and only references are kept here, so
+    /// which base references survive is not known: with an override, only the override's are checked.
+    pub body_override: Option<BodyRefs>,
 }
 
 impl Resource {
@@ -188,6 +195,11 @@ impl Resource {
 
     pub fn depends_on(&self) -> Option<&Arg> {
         self.meta.as_ref().and_then(|m| m.depends_on.as_deref())
+    }
+
+    /// The references of the body OpenTofu evaluates: the base block's, or the last body override's.
+    pub fn effective_body_refs(&self) -> &BodyRefs {
+        self.meta.as_ref().and_then(|m| m.body_override.as_ref()).unwrap_or(&self.body_refs)
     }
 
     /// `aws_s3_bucket.logs` / `data.aws_region.current`.
@@ -250,6 +262,8 @@ pub struct OtherBlock {
     pub kind: String,
     pub site: BlockSite,
     pub provider: OptArg,
+    /// An `import` block's `to`: the resource (or `module.NAME.…` path) that must be declared.
+    pub target: OptArg,
     pub body_refs: BodyRefs,
 }
 

@@ -118,12 +118,7 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
         })),
         "terraform" => lower_terraform(file, block, out),
         "check" => lower_check(file, block, out),
-        "import" | "moved" | "removed" => out.others.push(Arc::new(OtherBlock {
-            kind: block.ident.name.clone(),
-            site: site(file, block, 0),
-            provider: opt_arg(file, block.body.attribute("provider")),
-            body_refs: body_refs(file, &block.body, &["provider"]),
-        })),
+        "import" | "moved" | "removed" => out.others.push(Arc::new(lower_address_block(file, block))),
         // OpenTofu 1.12's module-wide language settings (`compatible_with { opentofu = "…" }`, `edition`): nothing
         // here depends on them.
         "language" => {
@@ -164,8 +159,52 @@ fn lower_check(file: FileId, block: &Block, out: &mut FileSummary) {
         kind: block.ident.name.clone(),
         site: site(file, block, 0),
         provider: None,
+        target: None,
         body_refs: body_refs(file, &rest, &[]),
     }));
+}
+
+/// `import`, `moved` and `removed`. Their `to`/`from` are addresses, not references: a `moved` block's `from` and a
+/// `removed` block's `from` name what is no longer declared, and `moved`'s `to` is not checked by OpenTofu either.
+/// Only the instance keys inside them (`to = aws_instance.web[each.key]`) are expressions, and their references are
+/// kept with the rest of the body. The `to` of an `import` must be declared, so it is kept as the block's target.
+fn lower_address_block(file: FileId, block: &Block) -> OtherBlock {
+    let addresses: &[&str] = match block.ident.name.as_str() {
+        "import" => &["to"],
+        "moved" => &["from", "to"],
+        _ => &["from"],
+    };
+    let mut skip = vec!["provider"];
+    skip.extend_from_slice(addresses);
+    let mut refs = body_refs(file, &block.body, &skip);
+    for name in addresses {
+        if let Some(a) = block.body.attribute(name) {
+            refs.refs.extend(address_key_refs(&a.value));
+        }
+    }
+    OtherBlock {
+        kind: block.ident.name.clone(),
+        site: site(file, block, 0),
+        provider: opt_arg(file, block.body.attribute("provider")),
+        target: if block.ident.name == "import" { opt_arg(file, block.body.attribute("to")) } else { None },
+        body_refs: refs,
+    }
+}
+
+/// The references in the instance keys of an address (`module.a[each.key].aws_instance.b[count.index]`).
+fn address_key_refs(e: &foreach_syntax::ast::Expr) -> Vec<crate::model::refs::Reference> {
+    let mut out = Vec::new();
+    if let ExprKind::Traversal { base, steps } = &e.kind {
+        if !matches!(base.kind, ExprKind::Variable(_)) {
+            out.extend(address_key_refs(base));
+        }
+        for step in steps {
+            if let TraversalOp::Index(k) = &step.op {
+                out.extend(references(k, &[]));
+            }
+        }
+    }
+    out
 }
 
 /// Top-level block types that only Terraform has, with the Terraform version that added them: a module that uses
@@ -224,7 +263,8 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
                 p.reserved.push((b.ident.name.clone(), FileRange::new(file, b.ident.range)))
             }
             Structure::Block(b) => {
-                p.body_refs.refs.extend(body_refs(file, &b.body, &[]).refs);
+                // Through the structure, so that a `dynamic` block binds its iterator.
+                collect_structure_refs(s, &[], false, &mut Vec::new(), &mut p.body_refs.refs);
                 p.config_blocks.push((b.ident.name.clone(), FileRange::new(file, b.ident.range)));
             }
         }
@@ -247,11 +287,23 @@ fn lower_resource(file: FileId, block: &Block, mode: ResourceMode) -> Resource {
                 enabled,
                 provider: get("provider"),
                 depends_on: get("depends_on"),
+                body_override: None,
             };
             (meta != ResourceMeta::default()).then(|| Box::new(meta))
         },
-        body_refs: body_refs(file, &block.body, &["for_each", "count", "provider", "depends_on"]),
+        body_refs: body_refs(file, &block.body, RESOURCE_META),
+        has_body: block.body.structures.iter().any(|s| match s {
+            Structure::Attribute(a) => !RESOURCE_META.contains(&a.key.name.as_str()),
+            Structure::Block(b) => b.ident.name != "lifecycle" || lifecycle_has_body(b),
+        }),
     }
+}
+
+const RESOURCE_META: &[&str] = &["for_each", "count", "provider", "depends_on"];
+
+/// A `lifecycle` block with more than `enabled` (which is a meta-argument, merged on its own).
+fn lifecycle_has_body(b: &Block) -> bool {
+    b.body.structures.iter().any(|s| !matches!(s, Structure::Attribute(a) if a.key.name == "enabled"))
 }
 
 const MODULE_META: &[&str] = &["source", "version", "for_each", "count", "depends_on", "providers"];
@@ -347,10 +399,12 @@ fn provider_alias_traversal(e: &foreach_syntax::ast::Expr) -> Option<(String, St
 }
 
 /// References of a body's attributes (recursively into nested blocks), except the named meta-arguments.
-/// A `dynamic "x"` block binds `x` (or its `iterator` name) inside its `content`.
+/// A `dynamic "x"` block binds `x` (or its `iterator` name) inside its `content` and its `labels`. The
+/// `ignore_changes` of a top-level `lifecycle` block names attributes of the resource itself (`[tags.Name]`), not
+/// objects, so it makes no references.
 fn body_refs(file: FileId, body: &Body, skip: &[&str]) -> BodyRefs {
     let mut refs = Vec::new();
-    collect_body_refs(body, skip, &mut Vec::new(), &mut refs);
+    collect_body_refs(body, skip, true, &mut Vec::new(), &mut refs);
     // Summaries live as long as the workspace: drop the growth slack (often half the vector).
     refs.shrink_to_fit();
     BodyRefs { file, refs }
@@ -359,46 +413,143 @@ fn body_refs(file: FileId, body: &Body, skip: &[&str]) -> BodyRefs {
 fn collect_body_refs(
     body: &Body,
     skip: &[&str],
+    top: bool,
     bound: &mut Vec<String>,
     out: &mut Vec<crate::model::refs::Reference>,
 ) {
     for s in &body.structures {
-        match s {
-            Structure::Attribute(a) => {
-                if skip.contains(&a.key.name.as_str()) {
+        collect_structure_refs(s, skip, top, bound, out);
+    }
+}
+
+/// [`collect_body_refs`] for one attribute or block of a body.
+fn collect_structure_refs(
+    s: &Structure,
+    skip: &[&str],
+    top: bool,
+    bound: &mut Vec<String>,
+    out: &mut Vec<crate::model::refs::Reference>,
+) {
+    match s {
+        Structure::Attribute(a) => {
+            if skip.contains(&a.key.name.as_str()) {
+                return;
+            }
+            let b: Vec<&str> = bound.iter().map(String::as_str).collect();
+            out.extend(references(&a.value, &b));
+        }
+        Structure::Block(b) if b.ident.name == "dynamic" => {
+            let iterator = b
+                .body
+                .attribute("iterator")
+                .and_then(|a| match &a.value.kind {
+                    ExprKind::Variable(i) => Some(i.name.clone()),
+                    // JSON syntax writes the name as a string.
+                    _ => a.value.as_string_literal(),
+                })
+                .or_else(|| b.label(0).map(str::to_string));
+            let pushed = iterator.is_some();
+            for a in b.body.attributes() {
+                if a.key.name == "iterator" {
                     continue;
                 }
-                let b: Vec<&str> = bound.iter().map(String::as_str).collect();
-                out.extend(references(&a.value, &b));
+                // `labels` is evaluated per element, with the iterator in scope; `for_each` is not.
+                let mut bb: Vec<&str> = bound.iter().map(String::as_str).collect();
+                if a.key.name == "labels"
+                    && let Some(it) = &iterator
+                {
+                    bb.push(it);
+                }
+                out.extend(references(&a.value, &bb));
             }
-            Structure::Block(b) if b.ident.name == "dynamic" => {
-                let iterator = b
-                    .body
-                    .attribute("iterator")
-                    .and_then(|a| match &a.value.kind {
-                        ExprKind::Variable(i) => Some(i.name.clone()),
-                        _ => None,
-                    })
-                    .or_else(|| b.label(0).map(str::to_string));
-                for a in b.body.attributes() {
-                    if a.key.name == "iterator" {
-                        continue;
-                    }
-                    let bb: Vec<&str> = bound.iter().map(String::as_str).collect();
-                    out.extend(references(&a.value, &bb));
-                }
-                let pushed = iterator.is_some();
-                if let Some(it) = iterator {
-                    bound.push(it);
-                }
-                for content in b.body.blocks_named("content") {
-                    collect_body_refs(&content.body, &[], bound, out);
-                }
-                if pushed {
-                    bound.pop();
-                }
+            if let Some(it) = iterator {
+                bound.push(it);
             }
-            Structure::Block(b) => collect_body_refs(&b.body, &[], bound, out),
+            for content in b.body.blocks_named("content") {
+                collect_body_refs(&content.body, &[], false, bound, out);
+            }
+            if pushed {
+                bound.pop();
+            }
         }
+        Structure::Block(b) if top && b.ident.name == "lifecycle" => {
+            collect_body_refs(&b.body, &["ignore_changes"], false, bound, out)
+        }
+        Structure::Block(b) => collect_body_refs(&b.body, &[], false, bound, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use foreach_syntax::FileKind;
+
+    fn lowered(text: &str) -> FileSummary {
+        lower_file(FileId(0), &foreach_syntax::parse(text, FileKind::Tf).body)
+    }
+
+    fn shown(refs: &BodyRefs) -> Vec<&str> {
+        refs.refs.iter().map(|r| r.display()).collect()
+    }
+
+    #[test]
+    fn dynamic_iterators_bind_in_content_and_labels_only() {
+        let s = lowered(
+            r#"resource "x" "y" {
+  dynamic "setting" {
+    for_each = setting.all
+    labels   = [setting.key]
+    content { v = setting.value }
+  }
+  dynamic "rule" {
+    for_each = var.rules
+    iterator = r
+    content {
+      v = r.value
+      w = rule.value
+    }
+  }
+}
+provider "helm" {
+  dynamic "registry" {
+    for_each = var.registries
+    content { url = registry.value.url }
+  }
+}"#,
+        );
+        assert_eq!(shown(&s.resources[0].body_refs), ["setting.all", "var.rules", "rule.value"]);
+        assert_eq!(shown(&s.providers[0].body_refs), ["var.registries"]);
+    }
+
+    #[test]
+    fn ignore_changes_names_attributes_not_objects() {
+        let s = lowered(
+            "resource \"x\" \"y\" {\n  lifecycle {\n    ignore_changes = [tags.Name]\n    replace_triggered_by = [aws_vpc.a]\n  }\n}",
+        );
+        assert_eq!(shown(&s.resources[0].body_refs), ["aws_vpc.a"]);
+    }
+
+    #[test]
+    fn addresses_of_import_moved_removed_are_not_references() {
+        let s = lowered(
+            r#"import {
+  for_each = var.ids
+  to       = aws_instance.web[each.key]
+  id       = each.value
+}
+moved {
+  from = aws_instance.old[local.k]
+  to   = aws_instance.web
+}
+removed {
+  from = module.gone
+}"#,
+        );
+        let kinds: Vec<(&str, Vec<&str>)> = s.others.iter().map(|o| (o.kind.as_str(), shown(&o.body_refs))).collect();
+        assert_eq!(
+            kinds,
+            [("import", vec!["var.ids", "each.value", "each.key"]), ("moved", vec!["local.k"]), ("removed", vec![])]
+        );
+        assert!(s.others[0].target.is_some() && s.others[1].target.is_none());
     }
 }

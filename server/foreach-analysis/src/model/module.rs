@@ -37,6 +37,9 @@ pub struct Module {
     pub items: Items,
     /// Problems of the merge itself (duplicates, overrides without a base).
     pub diagnostics: Vec<Diagnostic>,
+    /// Resources (`aws_vpc.a`, `data.x.y`) and module calls (`module.m`) that only an override file declares:
+    /// OpenTofu refuses them (reported as `override-without-base`), and references to them are not reported again.
+    pub override_only: Vec<String>,
 }
 
 impl std::ops::Deref for Module {
@@ -197,8 +200,15 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
                     replace(&mut r.provider, &o.provider);
                     replace(&mut r.depends_on, &o.depends_on);
                 }
+                if o.has_body {
+                    let meta = Arc::make_mut(r).meta.get_or_insert_with(Default::default);
+                    meta.body_override = Some(o.body_refs.clone());
+                }
             }
-            None => missing_base(m, &format!("`{}`", o.address()), o.site.name_location()),
+            None => {
+                missing_base(m, &format!("`{}`", o.address()), o.site.name_location());
+                m.override_only.push(o.address());
+            }
         }
     }
     for o in &s.module_calls {
@@ -217,7 +227,10 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
                     c.inputs.push(input.clone());
                 }
             }
-            None => missing_base(m, &format!("module call `{}`", o.name), o.site.name_location()),
+            None => {
+                missing_base(m, &format!("module call `{}`", o.name), o.site.name_location());
+                m.override_only.push(format!("module.{}", o.name));
+            }
         }
     }
     for o in &s.outputs {

@@ -5,11 +5,12 @@
 //! local symbols, not references, inside their scope.
 
 use foreach_syntax::TextRange;
-use foreach_syntax::ast::{Expr, ExprKind, Ident, ObjectKey, Template, TemplatePart, TraversalOp};
+use foreach_syntax::ast::{Expr, ExprKind, Ident, ObjectKey, Template, TemplatePart, TraversalOp, TraversalStep};
 use smol_str::SmolStr;
 
 /// One reference: a root name and the attribute steps that follow it directly (at most two are kept, enough to
-/// identify `var.x`, `local.y`, `each.key`, `module.m.out` or `aws_vpc.main.id`).
+/// identify `var.x`, `local.y`, `each.key`, `module.m.out` or `aws_vpc.main.id`). After `module.m`, one instance key
+/// or splat is stepped over so that the output name is kept too (`module.m[0].out` is stored as `module.m[].out`).
 ///
 /// Stored as one dotted inline string plus ranges (40 bytes): a large workspace holds millions of references, and
 /// a root and two attribute names as separate strings (88 bytes, often with heap strings) dominated the memory of a
@@ -26,11 +27,25 @@ pub struct Reference {
 
 impl Reference {
     pub fn new(root: &str, attrs: &[&str], range: TextRange, root_range: TextRange) -> Reference {
+        Reference::with_instance_step(root, attrs, false, range, root_range)
+    }
+
+    /// A reference whose first attribute is followed by an instance key or splat (see [`Self::selects_instance`]).
+    fn with_instance_step(
+        root: &str,
+        attrs: &[&str],
+        instance_step: bool,
+        range: TextRange,
+        root_range: TextRange,
+    ) -> Reference {
         let mut path = smol_str::SmolStrBuilder::new();
         path.push_str(root);
-        for a in attrs.iter().take(2) {
+        for (i, a) in attrs.iter().take(2).enumerate() {
             path.push('.');
             path.push_str(a);
+            if i == 0 && instance_step {
+                path.push_str(INSTANCE_STEP);
+            }
         }
         Reference { path: path.finish(), range, root_range }
     }
@@ -41,14 +56,23 @@ impl Reference {
     }
 
     pub fn attr(&self, index: usize) -> Option<&str> {
-        self.path.split('.').nth(index + 1)
+        self.path.split('.').nth(index + 1).map(|a| a.strip_suffix(INSTANCE_STEP).unwrap_or(a))
     }
 
-    /// `var.x` style rendering of the kept part.
+    /// Whether an instance key or a splat stands between a module call and the output name (`module.m[0].out`,
+    /// `module.m[*].out`), rather than `module.m.out`.
+    pub fn selects_instance(&self) -> bool {
+        self.path.contains(INSTANCE_STEP)
+    }
+
+    /// `var.x` style rendering of the kept part (`module.m[].out` for an output of selected instances).
     pub fn display(&self) -> &str {
         &self.path
     }
 }
+
+/// Marks, in the stored path, a call name that an instance key or splat follows (`module.m[].out`).
+const INSTANCE_STEP: &str = "[]";
 
 /// The root name of `expr` read as a traversal, as OpenTofu reads provider references and `configuration_aliases`
 /// (HCL's `AbsTraversalForExpr`): in expressions HCL parses `null`, `true` and `false` as literals, but traversal
@@ -67,7 +91,7 @@ pub fn traversal_root(expr: &Expr) -> Option<Ident> {
 
 /// Collects the references of `expr`, skipping names bound in `bound` (e.g. a `dynamic` block's iterator).
 pub fn references(expr: &Expr, bound: &[&str]) -> Vec<Reference> {
-    let mut walker = Walker { bound: bound.iter().map(|s| s.to_string()).collect(), out: Vec::new() };
+    let mut walker = Walker { bound: bound.iter().map(|s| s.to_string()).collect(), out: Vec::new(), in_try: 0 };
     walker.expr(expr);
     walker.out
 }
@@ -75,6 +99,8 @@ pub fn references(expr: &Expr, bound: &[&str]) -> Vec<Reference> {
 struct Walker {
     bound: Vec<String>,
     out: Vec<Reference>,
+    /// How many `try`/`can` calls enclose the expression being walked.
+    in_try: usize,
 }
 
 impl Walker {
@@ -96,18 +122,54 @@ impl Walker {
             ExprKind::Traversal { base, steps } => {
                 if let ExprKind::Variable(root) = &base.kind {
                     let mut attrs: Vec<&str> = Vec::with_capacity(2);
+                    let mut instance_step = false;
                     let mut end = root.range.end();
-                    for step in steps.iter().take(2) {
-                        match &step.op {
-                            TraversalOp::GetAttr(a) => {
-                                attrs.push(&a.name);
-                                end = step.range.end();
+                    let mut rest = steps.iter();
+                    while attrs.len() < 2 {
+                        let Some(step) = rest.next() else { break };
+                        let step = match &step.op {
+                            TraversalOp::GetAttr(_) => step,
+                            // `module.NAME[key].OUT`, `module.NAME[*].OUT`, `module.NAME.0.OUT`: an output of the
+                            // instances of a call with `count` or `for_each`, kept as `module.NAME.OUT` so that the
+                            // output name can be checked against the called module.
+                            TraversalOp::Index(_)
+                            | TraversalOp::LegacyIndex(_)
+                            | TraversalOp::FullSplat
+                            | TraversalOp::AttrSplat
+                                if root.name == "module" && attrs.len() == 1 =>
+                            {
+                                match rest.next() {
+                                    Some(next @ TraversalStep { op: TraversalOp::GetAttr(_), .. }) => {
+                                        instance_step = true;
+                                        next
+                                    }
+                                    _ => break,
+                                }
                             }
                             _ => break,
+                        };
+                        if let TraversalOp::GetAttr(a) = &step.op {
+                            attrs.push(&a.name);
+                            end = step.range.end();
                         }
                     }
+                    // `try` and `can` catch the error of an output the called module does not declare (OpenTofu
+                    // checks only that the call exists before evaluating), so there the output is not kept.
+                    if root.name == "module" && self.in_try > 0 && attrs.len() > 1 {
+                        attrs.truncate(1);
+                        instance_step = false;
+                        end = steps[0].range.end();
+                    }
                     let range = TextRange::new(root.range.start(), end);
-                    self.push(&root.name, root.range, &attrs, range);
+                    if !self.bound.contains(&root.name) {
+                        self.out.push(Reference::with_instance_step(
+                            &root.name,
+                            &attrs,
+                            instance_step,
+                            range,
+                            root.range,
+                        ));
+                    }
                 } else {
                     self.expr(base);
                 }
@@ -117,7 +179,13 @@ impl Walker {
                     }
                 }
             }
-            ExprKind::FuncCall(call) => call.args.iter().for_each(|e| self.expr(e)),
+            ExprKind::FuncCall(call) => {
+                let catches = matches!(call.name.name.name.as_str(), "try" | "can")
+                    && call.name.namespace.iter().all(|n| n.name == "core");
+                self.in_try += usize::from(catches);
+                call.args.iter().for_each(|e| self.expr(e));
+                self.in_try -= usize::from(catches);
+            }
             ExprKind::Parenthesis(inner) => self.expr(inner),
             ExprKind::Conditional { cond, then_expr, else_expr } => {
                 self.expr(cond);
@@ -186,5 +254,54 @@ impl Walker {
             return;
         }
         self.out.push(Reference::new(root, attrs, range, root_range));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(text: &str) -> Vec<String> {
+        let e = foreach_syntax::parse_expr(text).expect("an expression");
+        references(&e, &[]).iter().map(|r| r.display().to_string()).collect()
+    }
+
+    #[test]
+    fn module_outputs_through_an_instance_key_or_splat() {
+        assert_eq!(paths("module.m.out.x"), ["module.m.out"]);
+        assert_eq!(paths("module.m[0].out"), ["module.m[].out"]);
+        assert_eq!(paths("module.m[\"k\"].out"), ["module.m[].out"]);
+        assert_eq!(paths("module.m[*].out"), ["module.m[].out"]);
+        assert_eq!(paths("module.m.*.out"), ["module.m[].out"]);
+        assert_eq!(paths("module.m.0.out"), ["module.m[].out"]);
+        assert_eq!(paths("module.m[each.key].out"), ["module.m[].out", "each.key"]);
+        // A whole instance, or two keys in a row: no output name.
+        assert_eq!(paths("module.m[0]"), ["module.m"]);
+        assert_eq!(paths("module.m[0][1]"), ["module.m"]);
+        // Only after a module call: a resource keeps its type and name.
+        assert_eq!(paths("aws_vpc.a[0].id"), ["aws_vpc.a"]);
+        assert_eq!(paths("data.x.y[0].id"), ["data.x.y"]);
+        // `try` and `can` catch a missing output, not a missing call.
+        assert_eq!(
+            paths("try(module.m[0].out, can(module.n.o), core::try(module.p.q))"),
+            ["module.m", "module.n", "module.p"]
+        );
+        assert_eq!(paths("try(aws_vpc.a.id, 1)"), ["aws_vpc.a.id"]);
+    }
+
+    #[test]
+    fn the_marker_stays_out_of_names() {
+        let e = foreach_syntax::parse_expr("module.m[0].out").expect("an expression");
+        let r = &references(&e, &[])[0];
+        assert_eq!((r.root(), r.attr(0), r.attr(1), r.selects_instance()), ("module", Some("m"), Some("out"), true));
+        let e = foreach_syntax::parse_expr("module.m.out").expect("an expression");
+        assert!(!references(&e, &[])[0].selects_instance());
+    }
+
+    #[test]
+    fn bound_names_are_not_references() {
+        assert_eq!(paths("[for r in aws_vpc.a : r.id]"), ["aws_vpc.a"]);
+        assert_eq!(paths("{ for k, v in var.m : k => v.x }"), ["var.m"]);
+        assert_eq!(paths("\"%{for s in local.l}${s.name}%{endfor}\""), ["local.l"]);
     }
 }

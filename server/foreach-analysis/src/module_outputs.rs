@@ -1,0 +1,107 @@
+//! References to outputs that a called module does not declare (`module.net.vpc_idd`), which OpenTofu reports as
+//! "Unsupported attribute": a call's value is an object with exactly the outputs of the module it loads.
+//!
+//! Only calls whose module is loaded are checked (a registry or git source that `tofu init` has not installed here
+//! is not), and only through the form the call's value has: `module.m.out` for a call without `count` and
+//! `for_each`, `module.m[key].out` or `module.m[*].out` for one with them. With `for_each`, `module.m.name` selects
+//! the instance `name`, not an output, so it is not checked. Each (calling directory, call, called directory) is
+//! checked once, however many instances the tree has.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use foreach_syntax::{TextRange, TextSize};
+
+use crate::base::{FileId, FileRange, FileText};
+use crate::db::{Db, ModuleDir, Workspace, file_summary, module};
+use crate::diagnostics::{Code, Diagnostic};
+use crate::fixes::use_name::use_name;
+use crate::model::items::ModuleCall;
+use crate::model::module::Module;
+use crate::model::refs::Reference;
+use crate::refcheck::module_references;
+use crate::suggest::closest;
+use crate::tree::{CallTarget, module_tree};
+
+#[salsa::tracked(returns(clone))]
+pub fn module_output_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
+    let tree = module_tree(db, ws);
+    let mut out = Vec::new();
+    let mut done: HashSet<(ModuleDir, &str, ModuleDir)> = HashSet::new();
+    for node in &tree.nodes {
+        for child in &node.children {
+            let CallTarget::Node(id) = child.target else { continue };
+            let child_dir = tree.node(id).dir;
+            if !done.insert((node.dir, child.call.as_str(), child_dir)) || !complete(db, child_dir) {
+                continue;
+            }
+            let parent = module(db, node.dir);
+            let Some(call) = parent.module_call(&child.call) else { continue };
+            let refs = output_references(db, node.dir);
+            let file_text = |id| file_text(db, node.dir, id);
+            let sites = refs.iter().map(|(file, r)| (*file, r));
+            check_outputs(call, &module(db, child_dir), sites, &file_text, &mut out);
+        }
+    }
+    Arc::new(out)
+}
+
+/// The references of a module to outputs of its calls (`module.m.out`, `module.m[0].out`). A query of its own, so
+/// that an edit re-collects them only for the edited module.
+#[salsa::tracked(returns(clone))]
+fn output_references(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<(FileId, Reference)>> {
+    let m = module(db, dir);
+    let refs =
+        module_references(&m).into_iter().filter(|s| s.reference.root() == "module" && s.reference.attr(1).is_some());
+    Arc::new(refs.map(|s| (s.file, s.reference)).collect())
+}
+
+/// A module read without syntax errors or unreadable files: an output lost to an error must not look undeclared.
+pub(crate) fn complete(db: &dyn Db, dir: ModuleDir) -> bool {
+    dir.files(db)
+        .iter()
+        .filter(|f| f.kind(db).is_config())
+        .all(|f| f.load_error(db).is_none() && file_summary(db, *f).syntax_errors.is_empty())
+}
+
+pub(crate) fn file_text(db: &dyn Db, dir: ModuleDir, id: FileId) -> Option<(Arc<str>, foreach_syntax::FileKind)> {
+    dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db).clone(), f.kind(db)))
+}
+
+/// Reports the references among `refs` to outputs of `call` that `child`, the module it loads, does not declare.
+pub(crate) fn check_outputs<'a>(
+    call: &ModuleCall,
+    child: &Module,
+    refs: impl Iterator<Item = (FileId, &'a Reference)>,
+    file_text: FileText<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let repeated = call.count.is_some() || call.for_each.is_some();
+    let outputs: Vec<&str> = child.outputs.iter().map(|o| o.name.as_str()).collect();
+    for (file, r) in refs {
+        if r.root() != "module" || r.attr(0) != Some(call.name.as_str()) || r.selects_instance() != repeated {
+            continue;
+        }
+        let Some(name) = r.attr(1) else { continue };
+        if outputs.contains(&name) {
+            continue;
+        }
+        // The output name ends the reference's range.
+        let at = TextRange::new(r.range.end().checked_sub(TextSize::of(name)).unwrap_or_default(), r.range.end());
+        let text = file_text(file).map(|(t, _)| t);
+        let exact = text.as_deref().and_then(|t| t.get(std::ops::Range::<usize>::from(at))) == Some(name);
+        let range = if exact { at } else { r.root_range };
+        let suggestion = closest(name, outputs.iter().copied());
+        let mut msg =
+            format!("reference to output `{name}` of module call `{}`, which its module does not declare", call.name);
+        if let Some(s) = suggestion {
+            msg.push_str(&format!("; did you mean `{s}`?"));
+        }
+        let mut d = Diagnostic::new(Code::UndefinedReference, FileRange::new(file, range), msg)
+            .with_related(call.site.name_location(), format!("`module.{}` is declared here", call.name));
+        if let Some(s) = suggestion.filter(|_| exact) {
+            d = d.with_fix(use_name(FileRange::new(file, at), s));
+        }
+        out.push(d);
+    }
+}

@@ -1,0 +1,8 @@
+variable "region" {
+  type = string
+}
+
+provider "aws" {
+  alias  = "here"
+  region = upper(var.region)
+}

@@ -1,0 +1,7 @@
+output "vpc_id" {
+  value = "vpc-1"
+}
+
+output "subnets" {
+  value = []
+}

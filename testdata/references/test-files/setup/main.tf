@@ -1,0 +1,5 @@
+resource "random_pet" "p" {}
+
+output "id" {
+  value = random_pet.p.id
+}

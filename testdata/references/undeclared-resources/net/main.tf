@@ -1,0 +1,7 @@
+variable "vpc_id" {
+  type = string
+}
+
+output "id" {
+  value = var.vpc_id
+}
