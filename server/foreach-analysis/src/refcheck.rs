@@ -290,6 +290,9 @@ pub(crate) fn module_references(module: &Module) -> Vec<Site> {
     for o in &module.outputs {
         body(&o.body_refs);
     }
+    for v in &module.variables {
+        body(&v.validation_refs);
+    }
     for p in &module.providers {
         body(&p.body_refs);
     }

@@ -156,6 +156,7 @@ fn winner(h: &AnalysisHost, name: &str) -> (ValueSource, String) {
             foreach_syntax::ast::ExprKind::Number(n) => n,
             other => format!("{other:?}"),
         },
+        RawValue::Encrypted { .. } => "(encrypted)".to_string(),
     };
     (asg.source, text)
 }

@@ -91,6 +91,9 @@ pub struct Variable {
     pub constant: OptArg,
     /// OpenTofu 1.11 `ephemeral = true|false`.
     pub ephemeral: OptArg,
+    /// The references in its `validation` blocks (conditions and error messages), which OpenTofu validates like
+    /// any other.
+    pub validation_refs: BodyRefs,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -227,8 +227,12 @@ fn lower_variable(file: FileId, block: &Block) -> Variable {
         sensitive: get("sensitive"),
         constant: get("const"),
         ephemeral: get("ephemeral"),
+        validation_refs: body_refs(file, &block.body, VARIABLE_ARGUMENTS),
     }
 }
+
+/// A variable's arguments other than its `validation` blocks: none of them holds references.
+const VARIABLE_ARGUMENTS: &[&str] = &["type", "default", "description", "nullable", "sensitive", "const", "ephemeral"];
 
 const PROVIDER_RESERVED_ATTRS: &[&str] = &["count", "depends_on", "source"];
 const PROVIDER_RESERVED_BLOCKS: &[&str] = &["lifecycle", "locals"];
