@@ -379,16 +379,19 @@ pub(crate) fn instance_scope<'a>(
     // from somewhere this check does not see (a var file passed by a wrapper such as atmos, Leverage or a CI job),
     // which may set the variables that have defaults too. Their defaults are then not final, so they are unknown
     // rather than checked as if OpenTofu used them.
-    let defaults_not_final =
-        node.parent.is_none() && module.variables.iter().any(|v| v.default.is_none() && supplied(&v.name).is_none());
+    // Each supplied value is evaluated once (a root's come from `.tfvars` expressions).
+    let supplied_values: Vec<Option<SuppliedValue>> = module.variables.iter().map(|v| supplied(&v.name)).collect();
+    let defaults_not_final = node.parent.is_none()
+        && module.variables.iter().zip(&supplied_values).any(|(v, s)| v.default.is_none() && s.is_none());
     let variables = module
         .variables
         .iter()
-        .map(|v| VariableDecl {
+        .zip(supplied_values)
+        .map(|(v, supplied)| VariableDecl {
             name: v.name.clone(),
             decl: v.site.name_location(),
             type_expr: v.ty.as_ref().map(|a| (a.file, a.expr.clone())),
-            default: if defaults_not_final && supplied(&v.name).is_none() {
+            default: if defaults_not_final && supplied.is_none() {
                 None
             } else {
                 v.default.as_ref().map(|a| (a.file, a.expr.clone()))
@@ -396,7 +399,7 @@ pub(crate) fn instance_scope<'a>(
             nullable: v.nullable.as_ref().and_then(|a| literal_bool(&a.expr)).unwrap_or(true),
             sensitive: v.sensitive.as_ref().and_then(|a| literal_bool(&a.expr)).unwrap_or(false),
             non_static: non_static(v),
-            supplied: supplied(&v.name),
+            supplied,
         })
         .collect();
     let locals = module

@@ -203,14 +203,9 @@ impl<'a> Evaluator<'a> {
                 if let Some(decided) = super::ops::short_circuit(*op, &l) {
                     let before = self.diagnostics.len();
                     self.eval(rhs);
-                    let mut i = before;
-                    while i < self.diagnostics.len() {
-                        if self.diagnostics[i].code == Code::UndefinedReference {
-                            i += 1;
-                        } else {
-                            self.diagnostics.remove(i);
-                        }
-                    }
+                    let kept: Vec<Diagnostic> =
+                        self.diagnostics.drain(before..).filter(|d| d.code == Code::UndefinedReference).collect();
+                    self.diagnostics.extend(kept);
                     return decided;
                 }
                 let r = self.eval(rhs);
