@@ -125,8 +125,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
         workspace_name: opts.workspace_name.clone(),
         cwd: path_string(&cwd),
     });
-    change.manifests = manifests(&files);
-    change.selected_workspaces = selected_workspaces(&files);
+    read_data_dirs(&files, &mut change);
     host.apply_change(change);
     host.prime_caches();
 
@@ -322,34 +321,31 @@ pub fn read_text(path: &Path) -> Result<Arc<str>, String> {
     }
 }
 
-/// `.terraform/modules/modules.json` of every directory that holds configuration.
-fn manifests(files: &[PathBuf]) -> Vec<(String, Arc<str>)> {
-    let dirs: HashSet<&Path> = files.iter().filter_map(|f| f.parent()).collect();
-    let mut out = Vec::new();
-    for dir in dirs {
-        let manifest = dir.join(".terraform").join("modules").join("modules.json");
-        if let Ok(text) = std::fs::read_to_string(&manifest) {
-            out.push((path_string(dir), Arc::from(text)));
-        }
-    }
-    out
-}
-
-/// The workspace `tofu workspace select` recorded in `.terraform/environment` of every directory that holds
-/// configuration (OpenTofu's data directory is `TF_DATA_DIR` when set, relative to the root like OpenTofu's
-/// working directory). A missing, unreadable or empty file selects nothing.
-fn selected_workspaces(files: &[PathBuf]) -> Vec<(String, String)> {
+/// What `tofu init` and `tofu workspace select` left in the data directory (`.terraform`, or `TF_DATA_DIR` when set,
+/// relative to each directory like OpenTofu's working directory) of every directory that holds configuration:
+/// `modules/modules.json` (where remote module sources were installed) and `environment` (the selected workspace; a
+/// missing, unreadable or empty file selects nothing). One pass over the directories for both.
+fn read_data_dirs(files: &[PathBuf], change: &mut Change) {
     let data_dir = std::env::var_os("TF_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".terraform"));
     let dirs: HashSet<&Path> = files.iter().filter_map(|f| f.parent()).collect();
-    let mut out = Vec::new();
     for dir in dirs {
-        let Ok(text) = std::fs::read_to_string(dir.join(&data_dir).join("environment")) else { continue };
-        let name = text.trim();
-        if !name.is_empty() && !name.contains('\n') {
-            out.push((path_string(dir), name.to_string()));
+        let data = dir.join(&data_dir);
+        if let Ok(text) = std::fs::read_to_string(data.join("modules").join("modules.json")) {
+            change.manifests.push((path_string(dir), Arc::from(text)));
+        }
+        if let Ok(text) = std::fs::read_to_string(data.join("environment")) {
+            let name = text.trim();
+            if !name.is_empty() && !name.contains('\n') {
+                change.selected_workspaces.push((path_string(dir), name.to_string()));
+            }
         }
     }
-    out
+}
+
+/// The workspace chosen outside the configuration: `TF_WORKSPACE`, which OpenTofu prefers to the one selected in
+/// `.terraform/environment` (an empty value chooses nothing). Shared by the command line and the language server.
+pub fn workspace_from_env() -> Option<String> {
+    std::env::var("TF_WORKSPACE").ok().filter(|w| !w.is_empty())
 }
 
 /// The `/`-separated form the analysis uses for paths.

@@ -95,7 +95,7 @@ impl VarArgs {
     /// The workspace chosen explicitly: `--workspace`, else `TF_WORKSPACE` (as OpenTofu, which prefers the
     /// environment variable to the workspace selected in `.terraform/environment`).
     pub fn workspace_name(&self) -> Option<String> {
-        self.workspace.clone().or_else(|| std::env::var("TF_WORKSPACE").ok().filter(|w| !w.is_empty()))
+        self.workspace.clone().or_else(foreach_load::workspace_from_env)
     }
 }
 

@@ -103,8 +103,7 @@ fn load_roots(roots: &[Root], config: &Config) -> Result<(AnalysisHost, HashSet<
     let env_vars: Vec<(String, String)> =
         std::env::vars().filter_map(|(k, v)| k.strip_prefix("TF_VAR_").map(|n| (n.to_string(), v))).collect();
     // As on the command line: the setting, else `TF_WORKSPACE`, else each root's `.terraform/environment`.
-    let workspace_name =
-        config.workspace.clone().or_else(|| std::env::var("TF_WORKSPACE").ok().filter(|w| !w.is_empty()));
+    let workspace_name = config.workspace.clone().or_else(foreach_load::workspace_from_env);
     let paths: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
     let ordered_vars: Vec<OrderedVar> = vars.iter().map(|(v, _)| v.clone()).collect();
     let opts = LoadOptions {
