@@ -19,7 +19,7 @@ use crate::eval::{EvalContext, Evaluator, Value, eval_literal_expr};
 use crate::model::items::{Arg, ModuleCall};
 use crate::model::module::Module;
 use crate::paths::relative_path;
-use crate::providers::config::module_references;
+use crate::providers::config::dir_references;
 use crate::providers::expand::{InstanceProviders, analyse_instance};
 use crate::tree::{CallTarget, ModuleTree, NodeId, TreeNode, module_tree};
 use crate::vars::{Assignment, RawValue, root_assignments};
@@ -145,7 +145,7 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         }
         call_arguments.insert(call.name.clone(), Arc::new(arguments));
     }
-    let (refs, _) = module_references(&module);
+    let refs = dir_references(db, node.dir);
     let files = file_index(db, ws);
     let file_text = |id: FileId| files.get(&id).map(|f| (f.text(db).clone(), f.kind(db)));
     let providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
