@@ -53,6 +53,102 @@ fn grow(text: &str, lines: usize) -> String {
     out
 }
 
+/// Where the benchmark types. In the generated workspace: the `s` of the first `local.common_tags`, flipped to `z`
+/// and back (an undeclared local, then fine again). In any other file: a `z` typed after the `var.`/`local.`
+/// reference nearest the middle of the file, then deleted again.
+struct EditSite {
+    flip: bool,
+    /// The reference as it is in the file (`var.name`).
+    reference: String,
+    /// The reference as written, found in the diagnostic's message while it is broken.
+    marker: String,
+}
+
+impl EditSite {
+    fn find(text: &str) -> EditSite {
+        if text.contains("local.common_tags") {
+            return EditSite { flip: true, reference: "local.common_tags".into(), marker: "common_tagz".into() };
+        }
+        let middle = text.len() / 2;
+        let reference = reference_near(text, middle).expect("the file has a `var.` or `local.` reference");
+        let name = reference.split_once('.').map(|(_, n)| n).unwrap_or(&reference);
+        EditSite { flip: false, marker: format!("{name}z"), reference: reference.clone() }
+    }
+
+    /// The line and column just after the edited character's position.
+    fn position(&self, lines: &[&str]) -> (usize, usize) {
+        let needle = self.reference.as_str();
+        let middle = lines.len() / 2;
+        let mut found: Vec<(usize, usize)> = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let mut from = 0;
+            while let Some(at) = l[from..].find(needle) {
+                let end = from + at + needle.len();
+                let boundary = !l[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '-');
+                if boundary {
+                    found.push((i, end));
+                }
+                from = end;
+            }
+        }
+        let (line, end) = if self.flip {
+            found[0]
+        } else {
+            *found.iter().min_by_key(|(i, _)| i.abs_diff(middle)).expect("the reference is in the file")
+        };
+        (line, if self.flip { end - 1 } else { end })
+    }
+
+    fn broken(&self, lines: &[&str], line: usize, col: usize) -> String {
+        let mut t = String::new();
+        for (i, l) in lines.iter().enumerate() {
+            if i == line && self.flip {
+                t.push_str(&format!("{}z{}", &l[..col], &l[col + 1..]));
+            } else if i == line {
+                t.push_str(&format!("{}z{}", &l[..col], &l[col..]));
+            } else {
+                t.push_str(l);
+            }
+            t.push('\n');
+        }
+        t
+    }
+
+    /// The content change that mends (`mends`) or breaks the reference again.
+    fn change(&self, line: usize, col: usize, mends: bool) -> serde_json::Value {
+        let at = |c: usize| json!({"line": line, "character": c});
+        match (self.flip, mends) {
+            (true, true) => json!({"range": {"start": at(col), "end": at(col + 1)}, "text": "s"}),
+            (true, false) => json!({"range": {"start": at(col), "end": at(col + 1)}, "text": "z"}),
+            (false, true) => json!({"range": {"start": at(col), "end": at(col + 1)}, "text": ""}),
+            (false, false) => json!({"range": {"start": at(col), "end": at(col)}, "text": "z"}),
+        }
+    }
+}
+
+/// The `var.NAME` or `local.NAME` reference that starts nearest `offset`.
+fn reference_near(text: &str, offset: usize) -> Option<String> {
+    let mut best: Option<(usize, String)> = None;
+    for prefix in ["var.", "local."] {
+        let mut from = 0;
+        while let Some(at) = text[from..].find(prefix) {
+            let start = from + at;
+            let name_end = text[start + prefix.len()..]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .map_or(text.len(), |e| start + prefix.len() + e);
+            let preceded = text[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.');
+            if name_end > start + prefix.len() && !preceded {
+                let distance = start.abs_diff(offset);
+                if best.as_ref().is_none_or(|(d, _)| distance < *d) {
+                    best = Some((distance, text[start..name_end].to_string()));
+                }
+            }
+            from = start + prefix.len();
+        }
+    }
+    best.map(|(_, r)| r)
+}
+
 fn percentile(samples: &mut [Duration], p: f64) -> Duration {
     samples.sort();
     let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
@@ -80,39 +176,33 @@ async fn main() {
     let root = PathBuf::from(args.first().cloned().unwrap_or_else(|| "/tmp/ws10".into())).canonicalize().unwrap();
     let file = root.join(args.get(1).cloned().unwrap_or_else(|| "main.tf".into()));
     let text = std::fs::read_to_string(&file).expect("benchmark file");
-    // The issue's case is a 2,000-line file; the generator's module files have about 1,000 lines, so the opened
-    // document is grown to LSP_BENCH_LINES (default 2,000) with renamed copies of its resources.
-    let want_lines = std::env::var("LSP_BENCH_LINES").ok().and_then(|n| n.parse().ok()).unwrap_or(2000);
+    let edit = EditSite::find(&text);
+    // The generated workspace's issue case is a 2,000-line file; its module files have about 1,000 lines, so the
+    // opened document is grown to LSP_BENCH_LINES (default 2,000 there) with renamed copies of its resources. Real
+    // files are opened as they are.
+    let default_lines = if edit.flip { 2000 } else { 0 };
+    let want_lines = std::env::var("LSP_BENCH_LINES").ok().and_then(|n| n.parse().ok()).unwrap_or(default_lines);
     let text = grow(&text, want_lines);
     let doc = uri(&file);
 
     let mut c = TestClient::start();
     let start = Instant::now();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
-    // The end of the indexing progress, then the first diagnostics (the generated workspace is clean, so the
-    // first diagnostics come for the document opened with a mistake).
+    // The end of the indexing progress, then the first diagnostics of the document, opened with a mistake.
     c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
     let indexed = start.elapsed();
     let lines: Vec<&str> = text.lines().collect();
-    let line = lines.iter().position(|l| l.contains("local.common_tags")).expect("a line with local.common_tags");
-    let col = lines[line].find("local.common_tags").unwrap() + "local.common_tag".len();
-    let broken = {
-        let mut t = String::new();
-        for (i, l) in lines.iter().enumerate() {
-            if i == line {
-                t.push_str(&format!("{}z{}", &l[..col], &l[col + 1..]));
-            } else {
-                t.push_str(l);
-            }
-            t.push('\n');
-        }
-        t
-    };
+    let (line, col) = edit.position(&lines);
+    let broken = edit.broken(&lines, line, col);
+    let opened = Instant::now();
     c.open(&doc, &broken).await;
-    c.diagnostics_for(&doc, |d| !d.is_empty()).await;
+    c.diagnostics_for(&doc, |d| d.iter().any(|d| d["message"].as_str().is_some_and(|m| m.contains(&edit.marker))))
+        .await;
+    let open_to_diagnostics = opened.elapsed();
     let first_diagnostics = start.elapsed();
     println!("workspace: {} ({} lines in {}, as opened)", root.display(), lines.len(), file.display());
     println!("initialize -> index done: {}", ms(indexed));
+    println!("didOpen -> its first diagnostics: {}", ms(open_to_diagnostics));
     println!("initialize -> first diagnostics: {}", ms(first_diagnostics));
 
     // One-character edits that flip a diagnostic on and off.
@@ -120,15 +210,18 @@ async fn main() {
     let edits: i32 = std::env::var("LSP_BENCH_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(60);
     let mut edit_samples = Vec::new();
     for v in 1..=edits {
-        let ch = if v % 2 == 1 { "s" } else { "z" };
+        let mends = v % 2 == 1;
         let change = json!({
             "textDocument": {"uri": doc, "version": v},
-            "contentChanges": [{"range": {"start": {"line": line, "character": col}, "end": {"line": line, "character": col + 1}}, "text": ch}]
+            "contentChanges": [edit.change(line, col, mends)]
         });
         let t = Instant::now();
         c.notify("textDocument/didChange", change).await;
-        let want_empty = v % 2 == 1;
-        c.diagnostics_for(&doc, |d| d.is_empty() == want_empty).await;
+        let marker = edit.marker.clone();
+        c.diagnostics_for(&doc, |d| {
+            d.iter().any(|d| d["message"].as_str().is_some_and(|m| m.contains(&marker))) != mends
+        })
+        .await;
         edit_samples.push(t.elapsed());
     }
     let p50 = percentile(&mut edit_samples, 0.5);
@@ -137,7 +230,7 @@ async fn main() {
 
     let mut hover = Vec::new();
     let mut completion = Vec::new();
-    let at = json!({"textDocument": {"uri": doc}, "position": {"line": line, "character": col - 3}});
+    let at = json!({"textDocument": {"uri": doc}, "position": {"line": line, "character": col - 2}});
     for _ in 0..200 {
         let t = Instant::now();
         let h = c.request("textDocument/hover", at.clone()).await;
