@@ -15,6 +15,7 @@ use crate::eval::scope::FileReader;
 use crate::model::lower::{FileSummary, lower_file};
 use crate::model::module::{Module, ModuleFile, build_module};
 use crate::settings::Settings;
+use crate::state::RootState;
 
 #[salsa::db]
 pub trait Db: salsa::Database {
@@ -108,6 +109,9 @@ pub struct Workspace {
     pub read_roots: Arc<[String]>,
     #[returns(ref)]
     pub settings: Arc<Settings>,
+    /// The state each root module is checked against, by root directory (`--state`, or its local state file).
+    #[returns(ref)]
+    pub states: Arc<HashMap<String, RootState>>,
 }
 
 /// Parses one file. At most a few hundred trees stay cached; the rest are dropped and re-parsed on demand.

@@ -21,6 +21,7 @@ pub mod providers;
 pub mod refcheck;
 pub mod settings;
 pub mod similar;
+pub mod state;
 pub mod suggest;
 pub mod suppress;
 pub mod test_refs;

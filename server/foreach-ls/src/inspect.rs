@@ -11,7 +11,7 @@ use foreach_analysis::init_values::StaticText;
 use foreach_analysis::inspect::{inspect, known};
 use foreach_analysis::providers::expand::Expansion;
 use foreach_analysis::tree::CallTarget;
-use foreach_load::{LoadOptions, OrderedVar, load};
+use foreach_load::{LoadOptions, OrderedVar, StateOption, load};
 use serde_json::{Value as Json, json};
 
 use crate::args::InspectArgs;
@@ -21,12 +21,20 @@ use crate::report::{Locator, Span, relative};
 
 pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let paths = [args.path.clone()];
+    let states = match StateOption::parse_all(&args.state.states) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "foreach-ls: {}", e.0);
+            return ExitStatus::Usage;
+        }
+    };
     let opts = LoadOptions {
         paths: &paths,
         excludes: &args.exclude,
         ordered_vars,
         env_vars: env_variables(),
         workspace_name: args.vars.workspace_name(),
+        states: &states,
     };
     let host = match load(&opts) {
         Ok(l) => l.host,
