@@ -228,8 +228,8 @@ fn describe(addresses: &[String], deposed: usize, through: &str) -> (String, &'s
     let (noun, pronoun) = if n == 1 { ("resource instance", "it") } else { ("resource instances", "them") };
     let deposed = match deposed {
         0 => String::new(),
-        1 => ", one of their objects deposed".to_string(),
-        d => format!(", {d} of their objects deposed"),
+        1 => ", 1 deposed object".to_string(),
+        d => format!(", {d} deposed objects"),
     };
     let listed: Vec<String> = addresses.iter().take(3).map(|a| format!("`{a}`")).collect();
     let more = if n > 3 { format!(", and {} more", n - 3) } else { String::new() };
