@@ -318,4 +318,28 @@ mod tests {
         assert!(err(&format!("{full} trailing")).contains("not valid JSON"));
         assert!(read_state(b"  \n").unwrap().objects.is_empty());
     }
+
+    #[test]
+    fn hostile_input_ends_in_an_error_not_a_crash() {
+        // Skipped values are skipped without recursion; a deep `version` meets serde_json's recursion limit.
+        let deep =
+            format!(r#"{{"version": 4, "resources": [], "outputs": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        assert!(read_state(deep.as_bytes()).is_ok());
+        let deep = format!(r#"{{"version": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        assert!(read_state(deep.as_bytes()).is_err());
+        for text in [
+            "\u{feff}{}",
+            r#"{"version": 4, "resources": [{"mode": "managed", "type": "a_b", "name": "c", "instances": [{"index_key": true}]}]}"#,
+            r#"{"version": 4, "resources": [{"mode": "managed", "type": "a_b", "name": "c", "instances": [{"index_key": 1e300}]}]}"#,
+            r#"{"version": 4, "resources": [{"mode": "managed", "type": "a_b", "name": "c", "module": "module.é[\"\u0000\"]", "provider": "provider[\"x\"].é[-1]", "instances": [{}]}]}"#,
+            r#"{"version": 4, "resources": {}}"#,
+            r#"[4]"#,
+            "\u{0}",
+        ] {
+            let _ = read_state(text.as_bytes());
+        }
+        // Names are HCL identifiers, which may be non-ASCII.
+        let ok = r#"{"version": 4, "resources": [{"mode": "managed", "type": "a_b", "name": "c", "module": "module.é[\"\u0000\"]", "provider": "provider[\"x\"].é[-1]", "instances": [{}]}]}"#;
+        assert_eq!(read_state(ok.as_bytes()).unwrap().objects.len(), 1);
+    }
 }
