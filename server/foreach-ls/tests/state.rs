@@ -171,3 +171,25 @@ fn the_fixture_states_give_the_documented_exit_statuses() {
     let o = run_in(&dir, &["check"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+#[test]
+fn inspect_counts_the_resource_instances_the_state_binds_to_each_provider_instance() {
+    let dir = repo().join("testdata/state/two-levels");
+    let o = run_in(&dir, &["inspect", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let p = &v["providers"][0];
+    assert_eq!(p["instances"][0]["key"], "us");
+    assert_eq!(p["instances"][0]["state_resource_instances"], 1);
+    let state = p["state"].as_array().unwrap();
+    let eu = state.iter().find(|s| s["key"] == "eu").unwrap();
+    assert_eq!((eu["resource_instances"].as_u64(), eu["in_configuration"].as_bool()), (Some(1), Some(false)));
+    let quoted = state.iter().find(|s| s["key"] == "x${y}").unwrap();
+    assert_eq!(quoted["in_configuration"], true);
+
+    // Without a state: `null`, not zero.
+    let w = workspace(&[("main.tf", CONFIG)]);
+    let v: serde_json::Value = serde_json::from_slice(&run_in(w.path(), &["inspect"]).stdout).unwrap();
+    assert!(v["providers"][0]["state"].is_null());
+    assert!(v["providers"][0]["instances"][0]["state_resource_instances"].is_null());
+}

@@ -189,3 +189,41 @@ pub fn local_state_paths(db: &dyn crate::db::Db, ws: crate::db::Workspace) -> Ve
     }
     out
 }
+
+impl StateBindings {
+    /// For each provider instance (by index), how many resource instances are bound to it; the deposed objects of
+    /// an instance count with it.
+    pub fn instances_per_provider(&self) -> Vec<usize> {
+        let mut seen = std::collections::HashSet::new();
+        let mut counts = vec![0; self.providers.len()];
+        for o in &self.objects {
+            if seen.insert((o.provider, o.resource, o.key.clone())) {
+                counts[o.provider as usize] += 1;
+            }
+        }
+        counts
+    }
+
+    /// The provider instances of one configuration, with how many resource instances each has (`counts` from
+    /// [`StateBindings::instances_per_provider`]): the configuration in the module at `calls`, of provider `ty`
+    /// (as `provider_type` gives it) and with `alias`. In state order.
+    pub fn config_instances(
+        &self,
+        counts: &[usize],
+        calls: &[String],
+        ty: &str,
+        alias: Option<&str>,
+    ) -> Vec<(Option<StateKey>, usize)> {
+        self.providers
+            .iter()
+            .zip(counts)
+            .filter(|(p, n)| {
+                **n > 0
+                    && p.alias.as_deref() == alias
+                    && p.module.iter().map(SmolStr::as_str).eq(calls.iter().map(String::as_str))
+                    && crate::providers::local_names::normalise_source(&p.source) == ty
+            })
+            .map(|(p, n)| (p.key.clone(), *n))
+            .collect()
+    }
+}
