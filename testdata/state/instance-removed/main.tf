@@ -14,7 +14,7 @@ provider "aws" {
 
 resource "aws_s3_bucket" "b" {
   for_each = var.regions
-  #          ^^^^^^^^^^^ warning[too-similar-for-each]
+  #          ^^^^^^^^^^^ warning[too-similar-for-each]: right now the state has resources created through its instances "us" (1 resource instance): removing one of these elements makes the plan fail
   provider = aws.by_region[each.key]
 }
 

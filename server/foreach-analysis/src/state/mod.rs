@@ -7,6 +7,7 @@
 
 pub mod address;
 pub mod checks;
+pub mod too_similar;
 
 use std::collections::HashMap;
 use std::sync::Arc;
