@@ -14,6 +14,7 @@ use crate::base::FileId;
 use crate::eval::scope::FileReader;
 use crate::model::lower::{FileSummary, lower_file};
 use crate::model::module::{Module, ModuleFile, build_module};
+use crate::reparse::ReparseStore;
 use crate::settings::Settings;
 use crate::state::RootState;
 
@@ -22,6 +23,9 @@ pub trait Db: salsa::Database {
     /// How file functions (`file`, `templatefile`, …) read files; `None` when the host allows no reads. Reads
     /// through it are not tracked by salsa: a changed template file is seen on the next change to the workspace.
     fn file_reader(&self) -> Option<Arc<dyn FileReader>>;
+
+    /// Where edited files keep the items of their last parse.
+    fn reparse(&self) -> &ReparseStore;
 }
 
 #[salsa::db]
@@ -29,12 +33,14 @@ pub trait Db: salsa::Database {
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     file_reader: Option<Arc<dyn FileReader>>,
+    /// Shared by the database's clones (the parallel workers of `prime_caches`).
+    reparse: Arc<ReparseStore>,
 }
 
 impl RootDatabase {
     /// A database that reports every salsa event to `callback` (tests count query executions with it).
     pub fn with_event_callback(callback: Box<dyn Fn(salsa::Event) + Send + Sync + 'static>) -> RootDatabase {
-        RootDatabase { storage: salsa::Storage::new(Some(callback)), file_reader: None }
+        RootDatabase { storage: salsa::Storage::new(Some(callback)), file_reader: None, reparse: Arc::default() }
     }
 
     pub fn set_file_reader(&mut self, reader: Option<Arc<dyn FileReader>>) {
@@ -49,6 +55,10 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn file_reader(&self) -> Option<Arc<dyn FileReader>> {
         self.file_reader.clone()
+    }
+
+    fn reparse(&self) -> &ReparseStore {
+        &self.reparse
     }
 }
 
@@ -120,7 +130,7 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
     if file.load_error(db).is_some() {
         return Arc::new(Parse::default());
     }
-    Arc::new(foreach_syntax::parse(file.text(db), file.kind(db)))
+    Arc::new(db.reparse().parse(file.id(db), file.text(db), file.kind(db)))
 }
 
 /// The items a configuration file declares, and its syntax errors.
@@ -133,7 +143,7 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
     if file.load_error(db).is_some() {
         return Arc::new(FileSummary::default());
     }
-    let parse = foreach_syntax::parse(file.text(db), file.kind(db));
+    let parse = db.reparse().parse(file.id(db), file.text(db), file.kind(db));
     let mut summary = lower_file(file.id(db), &parse.body);
     summary.syntax_errors = parse.errors;
     Arc::new(summary)

@@ -13,7 +13,7 @@ use salsa::Setter;
 
 use crate::base::FileId;
 use crate::checks::workspace_diagnostics;
-use crate::db::{ModuleDir, RootDatabase, SourceFile, Workspace, file_summary};
+use crate::db::{Db, ModuleDir, RootDatabase, SourceFile, Workspace, file_summary};
 use crate::diagnostics::Diagnostic;
 use crate::eval::scope::FileReader;
 use crate::eval::{EvalContext, Value};
@@ -99,6 +99,7 @@ impl AnalysisHost {
             };
             match self.files.get(&path) {
                 Some(file) => {
+                    self.db.reparse().mark_edited(file.id(&self.db));
                     file.set_text(&mut self.db).to(text);
                     file.set_load_error(&mut self.db).to(error);
                 }

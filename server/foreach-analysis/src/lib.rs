@@ -19,6 +19,7 @@ pub mod module_outputs;
 pub mod paths;
 pub mod providers;
 pub mod refcheck;
+pub mod reparse;
 pub mod settings;
 pub mod similar;
 pub mod state;

@@ -19,7 +19,7 @@ use crate::eval::{EvalContext, Evaluator, Value, eval_literal_expr};
 use crate::model::items::{Arg, ModuleCall};
 use crate::model::module::Module;
 use crate::paths::relative_path;
-use crate::providers::config::module_references;
+use crate::providers::config::dir_references;
 use crate::providers::expand::{InstanceProviders, analyse_instance};
 use crate::tree::{CallTarget, ModuleTree, NodeId, TreeNode, module_tree};
 use crate::vars::{Assignment, RawValue, root_assignments};
@@ -27,9 +27,9 @@ use crate::vars::{Assignment, RawValue, root_assignments};
 /// The static values of one module instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InstanceValues {
-    /// Every declared variable's value (unknown with a reason where not static).
-    pub variables: Vec<(String, Value)>,
-    pub locals: Vec<(String, Value)>,
+    // No variable or local values: a repository with thousands of root modules would keep every instance's values
+    // (half of a `check`'s memory on the dev corpus) for the hovers that show a few of them; hover evaluates the
+    // instances it shows again (`scope_for_node`), which costs one module's locals.
     /// Module call arguments evaluated in this instance's scope.
     pub call_arguments: Arc<CallArguments>,
     /// Provider `for_each` expansions and the instance keys each reference selects, in this instance.
@@ -57,16 +57,6 @@ pub struct CallArgument {
     pub value: Value,
     /// The whole `name = value` attribute.
     pub location: FileRange,
-}
-
-impl InstanceValues {
-    pub fn variable(&self, name: &str) -> Option<&Value> {
-        self.variables.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-    }
-
-    pub fn local(&self, name: &str) -> Option<&Value> {
-        self.locals.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -112,7 +102,7 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
     }
     let mut diags = Vec::new();
     let scope = instance_scope(db, ws, &node, CallerArgs::Memoised, &mut diags);
-    let values = scope.evaluate_all();
+    scope.evaluate_every_declaration();
     let module = module(db, node.dir);
     let mut call_arguments = CallArguments::new();
     let mut calls_without_instances = Vec::new();
@@ -155,7 +145,7 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         }
         call_arguments.insert(call.name.clone(), Arc::new(arguments));
     }
-    let (refs, _) = module_references(&module);
+    let refs = dir_references(db, node.dir);
     let files = file_index(db, ws);
     let file_text = |id: FileId| files.get(&id).map(|f| (f.text(db).clone(), f.kind(db)));
     let providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
@@ -168,8 +158,6 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         diags.clear();
     }
     Arc::new(InstanceValues {
-        variables: values.variables,
-        locals: values.locals,
         call_arguments: Arc::new(call_arguments),
         providers: Arc::new(providers),
         diagnostics: diags,
@@ -182,8 +170,6 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
 impl InstanceValues {
     fn without_instances() -> InstanceValues {
         InstanceValues {
-            variables: Vec::new(),
-            locals: Vec::new(),
             call_arguments: Arc::default(),
             providers: Arc::new(InstanceProviders {
                 expansions: Vec::new(),

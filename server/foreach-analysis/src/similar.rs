@@ -10,8 +10,8 @@
 //! `1 == 1.0` holds exactly when OpenTofu says it does.
 
 use foreach_syntax::ast::{
-    BinaryOp, Expr, ExprKind, ForExpr, ObjectItem, ObjectKey, Template, TemplateKind, TemplatePart, TraversalOp,
-    TraversalStep,
+    BinaryOp, Expr, ExprKind, ForExpr, ObjectItem, ObjectKey, Template, TemplateFor, TemplateIf, TemplateKind,
+    TemplatePart, TraversalOp, TraversalStep,
 };
 use foreach_syntax::{FileKind, TextRange, TextSize};
 
@@ -83,12 +83,14 @@ fn template_refs<'a>(t: &'a Template, bound: &mut Vec<&'a str>) -> bool {
     t.parts.iter().any(|p| match p {
         TemplatePart::Literal { .. } => false,
         TemplatePart::Interpolation(e) => refs(e, bound),
-        TemplatePart::If { cond, then_part, else_part, .. } => {
+        TemplatePart::If(directive) => {
+            let TemplateIf { cond, then_part, else_part, .. } = &**directive;
             refs(cond, bound)
                 || template_refs(then_part, bound)
                 || else_part.as_ref().is_some_and(|e| template_refs(e, bound))
         }
-        TemplatePart::For { key_var, value_var, collection, body, .. } => {
+        TemplatePart::For(directive) => {
+            let TemplateFor { key_var, value_var, collection, body, .. } = &**directive;
             if refs(collection, bound) {
                 return true;
             }
@@ -281,10 +283,11 @@ fn parts_similar(a: &TemplatePart, b: &TemplatePart) -> bool {
             );
             literals_equal(&lit, e.unparenthesized())
         }
-        (
-            TemplatePart::If { cond: c1, then_part: t1, else_part: e1, .. },
-            TemplatePart::If { cond: c2, then_part: t2, else_part: e2, .. },
-        ) => {
+        (TemplatePart::If(d1), TemplatePart::If(d2)) => {
+            let (
+                TemplateIf { cond: c1, then_part: t1, else_part: e1, .. },
+                TemplateIf { cond: c2, then_part: t2, else_part: e2, .. },
+            ) = (&**d1, &**d2);
             similar(c1, c2)
                 && templates_similar(t1, t2)
                 && match (e1, e2) {

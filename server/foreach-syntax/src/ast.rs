@@ -125,7 +125,9 @@ pub enum ExprKind {
         base: Box<Expr>,
         steps: Vec<TraversalStep>,
     },
-    FuncCall(FuncCall),
+    /// Boxed, like the other large variants, so that an expression node stays small: summaries keep thousands of
+    /// expression trees (locals, module arguments) for the life of a session.
+    FuncCall(Box<FuncCall>),
     /// `( inner )`
     Parenthesis(Box<Expr>),
     Conditional {
@@ -323,21 +325,29 @@ pub enum TemplatePart {
     },
     /// `${ expr }`
     Interpolation(Expr),
-    /// `%{ if cond }then%{ else }else%{ endif }`
-    If {
-        cond: Expr,
-        then_part: Template,
-        else_part: Option<Template>,
-        range: TextRange,
-    },
+    /// `%{ if cond }then%{ else }else%{ endif }` (boxed: most parts are literals, which stay small)
+    If(Box<TemplateIf>),
     /// `%{ for k, v in coll }body%{ endfor }`
-    For {
-        key_var: Option<Ident>,
-        value_var: Ident,
-        collection: Expr,
-        body: Template,
-        range: TextRange,
-    },
+    For(Box<TemplateFor>),
+}
+
+/// `%{ if cond }then%{ else }else%{ endif }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateIf {
+    pub cond: Expr,
+    pub then_part: Template,
+    pub else_part: Option<Template>,
+    pub range: TextRange,
+}
+
+/// `%{ for k, v in coll }body%{ endfor }`
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateFor {
+    pub key_var: Option<Ident>,
+    pub value_var: Ident,
+    pub collection: Expr,
+    pub body: Template,
+    pub range: TextRange,
 }
 
 impl Expr {

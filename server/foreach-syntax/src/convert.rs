@@ -15,7 +15,8 @@ use hcl_edit::template::{self as ht, Element};
 
 use crate::ast::{
     Attribute, BinaryOp, Block, BlockLabel, Body, Expr, ExprKind, ForExpr, FuncCall, FuncName, Ident, ObjectItem,
-    ObjectKey, Structure, Template, TemplateKind, TemplatePart, TraversalOp, TraversalStep, UnaryOp,
+    ObjectKey, Structure, Template, TemplateFor, TemplateIf, TemplateKind, TemplatePart, TraversalOp, TraversalStep,
+    UnaryOp,
 };
 use crate::{TextRange, TextSize};
 
@@ -174,7 +175,7 @@ impl<'a> Converter<'a> {
                     else_expr: Box::new(self.expr(c.false_expr)),
                 }
             }
-            Expression::FuncCall(f) => ExprKind::FuncCall(self.func_call(*f)),
+            Expression::FuncCall(f) => ExprKind::FuncCall(Box::new(self.func_call(*f))),
             Expression::Traversal(t) => {
                 let t = *t;
                 let base = Box::new(self.expr(t.expr));
@@ -325,11 +326,11 @@ impl<'a> Converter<'a> {
                         lines,
                     )
                 });
-                TemplatePart::If { cond, then_part, else_part, range }
+                TemplatePart::If(Box::new(TemplateIf { cond, then_part, else_part, range }))
             }
             ht::Directive::For(d) => {
                 let f = d.for_expr;
-                TemplatePart::For {
+                TemplatePart::For(Box::new(TemplateFor {
                     key_var: f.key_var.map(|i| self.ident(i)),
                     value_var: self.ident(f.value_var),
                     collection: self.expr(f.collection_expr),
@@ -341,7 +342,7 @@ impl<'a> Converter<'a> {
                         lines,
                     ),
                     range,
-                }
+                }))
             }
         }
     }

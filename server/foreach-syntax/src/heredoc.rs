@@ -7,7 +7,7 @@
 //! line break ("blank") does not count and keeps its whitespace. Strip markers (`~`) run first, so a stripped
 //! indentation (`  %{~ endif }`) can leave a line starting with an empty literal, which counts as zero.
 
-use crate::ast::{Template, TemplatePart};
+use crate::ast::{Template, TemplateFor, TemplateIf, TemplatePart};
 
 /// One token of the flattened template: a literal (a part's text) or anything else.
 enum Token<'a> {
@@ -74,7 +74,8 @@ fn flatten<'a>(template: &'a mut Template, out: &mut Vec<Token<'a>>) {
         match part {
             TemplatePart::Literal { value, .. } => out.push(Token::Literal(value)),
             TemplatePart::Interpolation(_) => out.push(Token::Other),
-            TemplatePart::If { then_part, else_part, .. } => {
+            TemplatePart::If(directive) => {
+                let TemplateIf { then_part, else_part, .. } = &mut **directive;
                 out.push(Token::Other);
                 flatten(then_part, out);
                 if let Some(else_part) = else_part {
@@ -83,7 +84,8 @@ fn flatten<'a>(template: &'a mut Template, out: &mut Vec<Token<'a>>) {
                 }
                 out.push(Token::Other);
             }
-            TemplatePart::For { body, .. } => {
+            TemplatePart::For(directive) => {
+                let TemplateFor { body, .. } = &mut **directive;
                 out.push(Token::Other);
                 flatten(body, out);
                 out.push(Token::Other);

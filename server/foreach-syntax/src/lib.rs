@@ -11,10 +11,12 @@ mod json;
 mod line_index;
 mod nesting;
 mod recovery;
+mod reuse;
 mod scan;
 
 pub use file_kind::FileKind;
 pub use line_index::{ColumnEncoding, LineCol, LineIndex};
+pub use reuse::{ItemCache, parse_reusing};
 pub use text_size::{TextRange, TextSize};
 
 /// The result of parsing one file: always a tree (possibly partial) plus the syntax errors found.

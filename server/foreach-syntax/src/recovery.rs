@@ -199,7 +199,7 @@ fn missing_value(item: &str) -> Option<usize> {
 /// Terraform rejects a file that ends right after a heredoc's closing delimiter, without a line break; the
 /// (patched) parser accepts it, because a standalone expression may end that way. In a file that parsed, a last
 /// line that holds nothing but a name can only be such a delimiter (an attribute needs `=`, a block `}`).
-fn heredoc_at_end_of_file(src: &str, base: usize) -> Option<SyntaxError> {
+pub(crate) fn heredoc_at_end_of_file(src: &str, base: usize) -> Option<SyntaxError> {
     if src.ends_with('\n') {
         return None;
     }

@@ -116,7 +116,8 @@ fn strip_markers_trim_neighbouring_literals() {
     let t = template(&value(src)).clone();
     assert_eq!(literal(&t.parts[0]).0, "x");
     assert_eq!(literal(&t.parts[2]).0, "y");
-    let TemplatePart::If { then_part, else_part, range, .. } = &t.parts[3] else { panic!("{t:?}") };
+    let TemplatePart::If(directive) = &t.parts[3] else { panic!("{t:?}") };
+    let TemplateIf { then_part, else_part, range, .. } = &**directive;
     assert_eq!(slice(src, *range), "%{~ if true ~}  t  %{~ else ~}  e  %{~ endif ~}");
     assert_eq!(literal(&then_part.parts[0]).0, "t");
     assert_eq!(literal(&else_part.as_ref().unwrap().parts[0]).0, "e");
@@ -127,7 +128,8 @@ fn strip_markers_trim_neighbouring_literals() {
 fn template_for_directive() {
     let src = r#"a = "%{ for k, v in var.m }${k}=${v},%{ endfor }""#;
     let t = template(&value(src)).clone();
-    let TemplatePart::For { key_var, value_var, collection, body, range } = &t.parts[0] else { panic!() };
+    let TemplatePart::For(directive) = &t.parts[0] else { panic!() };
+    let TemplateFor { key_var, value_var, collection, body, range } = &**directive;
     assert_eq!(slice(src, *range), "%{ for k, v in var.m }${k}=${v},%{ endfor }");
     assert_eq!(slice(src, key_var.as_ref().unwrap().range), "k");
     assert_eq!(value_var.name, "v");
@@ -322,7 +324,8 @@ fn indented_heredoc_leaves_blank_lines_alone() {
 fn directive_bodies_in_quoted_strings_process_escapes() {
     let src = r#"a = "%{ if x }a\tb%{ endif }""#;
     let t = template(&value(src)).clone();
-    let TemplatePart::If { then_part, .. } = &t.parts[0] else { panic!() };
+    let TemplatePart::If(directive) = &t.parts[0] else { panic!() };
+    let then_part = &directive.then_part;
     assert_eq!(then_part.as_literal().as_deref(), Some("a\tb"));
 }
 
@@ -334,8 +337,8 @@ fn render(t: &Template, each: &[&str], x: &str) -> String {
         match part {
             TemplatePart::Literal { value, .. } => s.push_str(value),
             TemplatePart::Interpolation(e) => s.push_str(&e.as_string_literal().unwrap_or_else(|| x.to_owned())),
-            TemplatePart::If { then_part, .. } => s.push_str(&render(then_part, each, x)),
-            TemplatePart::For { body, .. } => each.iter().for_each(|v| s.push_str(&render(body, each, v))),
+            TemplatePart::If(d) => s.push_str(&render(&d.then_part, each, x)),
+            TemplatePart::For(d) => each.iter().for_each(|v| s.push_str(&render(&d.body, each, v))),
         }
     }
     s

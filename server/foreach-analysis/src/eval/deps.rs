@@ -1,7 +1,7 @@
 //! Syntactic dependencies between locals, and the cycles among them. Found before evaluation so that locals can
 //! be evaluated in dependency order without recursion and cycles are reported once, whole, never hung on.
 
-use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, Template, TemplatePart, TraversalOp};
+use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, Template, TemplateFor, TemplateIf, TemplatePart, TraversalOp};
 
 /// Names `NAME` of every `local.NAME` in the expression (including in branches that may not be taken: OpenTofu's
 /// dependency graph is syntactic too).
@@ -68,14 +68,16 @@ fn walk_template<'e>(t: &'e Template, out: &mut Vec<&'e str>) {
         match p {
             TemplatePart::Literal { .. } => {}
             TemplatePart::Interpolation(e) => walk(e, out),
-            TemplatePart::If { cond, then_part, else_part, .. } => {
+            TemplatePart::If(directive) => {
+                let TemplateIf { cond, then_part, else_part, .. } = &**directive;
                 walk(cond, out);
                 walk_template(then_part, out);
                 if let Some(e) = else_part {
                     walk_template(e, out);
                 }
             }
-            TemplatePart::For { collection, body, .. } => {
+            TemplatePart::For(directive) => {
+                let TemplateFor { collection, body, .. } = &**directive;
                 walk(collection, out);
                 walk_template(body, out);
             }

@@ -252,6 +252,16 @@ impl ModuleScope {
         ModuleValues { variables, locals }
     }
 
+    /// Evaluates every variable and local for their diagnostics, keeping the values only in this scope.
+    pub fn evaluate_every_declaration(&self) {
+        for i in 0..self.inputs.variables.len() {
+            self.ensure_variable(i);
+        }
+        for i in 0..self.inputs.locals.len() {
+            self.ensure_local(i);
+        }
+    }
+
     /// Diagnostics found so far (cycles, undefined references, failed evaluations, invalid variable values).
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         self.diagnostics.borrow().clone()

@@ -7,7 +7,7 @@ use super::expr::Evaluator;
 use super::value::{UnknownReason, Value};
 use crate::diagnostics::Code;
 use foreach_syntax::TextRange;
-use foreach_syntax::ast::{Template, TemplatePart};
+use foreach_syntax::ast::{Template, TemplateFor, TemplateIf, TemplatePart};
 use std::sync::Arc;
 
 enum Piece {
@@ -68,7 +68,8 @@ impl Evaluator<'_> {
                         },
                     }
                 }
-                TemplatePart::If { cond, then_part, else_part, .. } => {
+                TemplatePart::If(directive) => {
+                    let TemplateIf { cond, then_part, else_part, .. } = &**directive;
                     let c = self.eval(cond);
                     *sensitive |= c.is_sensitive();
                     let b = match c.unmarked() {
@@ -92,7 +93,8 @@ impl Evaluator<'_> {
                         return Piece::Unknown(r);
                     }
                 }
-                TemplatePart::For { key_var, value_var, collection, body, .. } => {
+                TemplatePart::For(directive) => {
+                    let TemplateFor { key_var, value_var, collection, body, .. } = &**directive;
                     let c = self.eval(collection);
                     *sensitive |= c.is_sensitive();
                     let pairs: Vec<(Value, Value)> = match c.unmarked() {

@@ -9,7 +9,7 @@ use foreach_syntax::TextRange;
 use crate::db::{Db, Workspace, module, parse};
 use crate::eval::Value;
 use crate::eval::render::console;
-use crate::module_eval::tree_values;
+use crate::module_eval::{scope_for_node, tree_values};
 use crate::tree::module_tree;
 
 use super::cursor::reference_at;
@@ -66,32 +66,38 @@ pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Hov
     }
     let tree = module_tree(db, ws);
     let values = tree_values(db, ws);
-    let mut shown: Vec<(String, Value)> = Vec::new();
-    for (index, node) in tree.nodes.iter().enumerate() {
-        if node.dir != dir {
-            continue;
-        }
-        let Some(instance) = values.instances.get(index) else { continue };
-        let value = match kind {
-            Kind::Variable => instance.variable(name),
-            Kind::Local => instance.local(name),
-        };
-        if let Some(v) = value {
-            shown.push((node.address(), v.clone()));
-        }
-    }
+    // The instances of this module that exist; only the ones shown are evaluated again.
+    let instances: Vec<_> = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(index, node)| node.dir == dir && values.instances.get(*index).is_some_and(|v| v.has_instances))
+        .map(|(_, node)| node)
+        .collect();
+    let shown: Vec<(String, Value)> = instances
+        .iter()
+        .take(MAX_INSTANCES)
+        .filter_map(|node| {
+            let (scope, _) = scope_for_node(db, ws, node);
+            let value = match kind {
+                Kind::Variable => scope.variable_value(name),
+                Kind::Local => scope.local_value(name),
+            };
+            Some((node.address(), value?))
+        })
+        .collect();
     let mut md = format!("```hcl\n{title}\n```\n");
-    match shown.len() {
-        0 => md.push_str("\nnot evaluated: this module is not part of any root module's tree\n"),
-        1 => md.push_str(&render(&shown[0].1)),
-        n => {
-            for (address, v) in shown.iter().take(MAX_INSTANCES) {
+    match (shown.len(), instances.len()) {
+        (0, _) => md.push_str("\nnot evaluated: this module is not part of any root module's tree\n"),
+        (1, 1) => md.push_str(&render(&shown[0].1)),
+        (_, n) => {
+            for (address, v) in &shown {
                 let label = if address.is_empty() { "root module".to_string() } else { format!("`{address}`") };
                 md.push_str(&format!("\nin {label}:\n"));
                 md.push_str(&render(v));
             }
-            if n > MAX_INSTANCES {
-                md.push_str(&format!("\n…and {} more instances\n", n - MAX_INSTANCES));
+            if n > shown.len() {
+                md.push_str(&format!("\n…and {} more instances\n", n - shown.len()));
             }
         }
     }
@@ -271,6 +277,21 @@ locals {
 "#,
         );
         assert!(md.contains("unknown: `var.region` has no value"), "{md}");
+    }
+
+    #[test]
+    fn variable_per_module_instance_capped_and_without_the_calls_that_have_none() {
+        let mut text = String::new();
+        for i in 0..7 {
+            text.push_str(&format!("module \"m{i}\" {{\n  source = \"./child\"\n  name   = \"n{i}\"\n}}\n"));
+        }
+        text.push_str("module \"off\" {\n  source = \"./child\"\n  count  = 0\n  name   = \"off\"\n}\n");
+        text.push_str("#- /child/main.tf\nvariable \"name\" {}\nlocals {\n  n = var.na$0me\n}\n");
+        let md = check(&text);
+        assert_eq!(md.matches("\nin `module.").count(), 5, "{md}");
+        assert!(md.contains("in `module.m0`:\n\n```hcl\n\"n0\"\n```"), "{md}");
+        assert!(!md.contains("off"), "{md}");
+        assert!(md.ends_with("\n…and 2 more instances\n"), "{md}");
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! local symbols, not references, inside their scope.
 
 use foreach_syntax::TextRange;
-use foreach_syntax::ast::{Expr, ExprKind, Ident, ObjectKey, Template, TemplatePart, TraversalOp, TraversalStep};
+use foreach_syntax::ast::{
+    Expr, ExprKind, Ident, ObjectKey, Template, TemplateFor, TemplateIf, TemplatePart, TraversalOp, TraversalStep,
+};
 use smol_str::SmolStr;
 
 /// One reference: a root name and the attribute steps that follow it directly (at most two are kept, enough to
@@ -217,14 +219,16 @@ impl Walker {
             match part {
                 TemplatePart::Literal { .. } => {}
                 TemplatePart::Interpolation(e) => self.expr(e),
-                TemplatePart::If { cond, then_part, else_part, .. } => {
+                TemplatePart::If(directive) => {
+                    let TemplateIf { cond, then_part, else_part, .. } = &**directive;
                     self.expr(cond);
                     self.template(then_part);
                     if let Some(e) = else_part {
                         self.template(e);
                     }
                 }
-                TemplatePart::For { key_var, value_var, collection, body, .. } => {
+                TemplatePart::For(directive) => {
+                    let TemplateFor { key_var, value_var, collection, body, .. } = &**directive;
                     self.expr(collection);
                     let pushed = self.bind(key_var.as_ref().map(|k| k.name.as_str()), &value_var.name);
                     self.template(body);

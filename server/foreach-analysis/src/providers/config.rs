@@ -5,9 +5,12 @@
 //! provider. Keys can only select instances of a `for_each` block declared in the same module: a configuration
 //! received from the caller is always a single instance inside the child.
 
+use std::sync::Arc;
+
 use foreach_syntax::ast::{ExprKind, ObjectKey};
 
 use crate::base::FileId;
+use crate::db::{Db, ModuleDir, module};
 use crate::diagnostics::Diagnostic;
 use crate::model::items::{Arg, ProviderBlock, ResourceMode};
 use crate::model::module::Module;
@@ -73,10 +76,17 @@ pub enum RefOwner {
 }
 
 /// One parsed reference and where it is.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RefSiteInfo {
     pub owner: RefOwner,
     pub reference: ProviderRef,
+}
+
+/// [`module_references`] of one directory's module, memoised: instances of a module and the tree-wide checks read
+/// them for every node, and an edit changes only the edited directory's.
+#[salsa::tracked(returns(clone))]
+pub fn dir_references(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<RefSiteInfo>> {
+    Arc::new(module_references(&module(db, dir)).0)
 }
 
 /// All provider references of a module, parsed; malformed ones are reported in the returned diagnostics.

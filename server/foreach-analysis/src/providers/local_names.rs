@@ -10,13 +10,20 @@
 //! its callers' declarations) or when no declared name is close (a real provider used without a declaration).
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use crate::db::{Db, ModuleDir, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::module::Module;
-use crate::providers::config::{RefOwner, implied_provider, module_references};
+use crate::providers::config::{RefOwner, RefSiteInfo, dir_references, implied_provider};
 use crate::suggest::closest;
 use crate::tree::ModuleTree;
+
+/// [`declared_local_names`] of one directory's module, memoised (the tree-wide checks read it for every node).
+#[salsa::tracked(returns(clone))]
+pub fn dir_local_names(db: &dyn Db, dir: ModuleDir) -> Arc<BTreeSet<String>> {
+    Arc::new(declared_local_names(&module(db, dir)))
+}
 
 /// Every provider local name the module itself declares or uses by declaration: `required_providers` entries (and
 /// their `configuration_aliases`), `provider` blocks, and the prefixes of its resource types.
@@ -58,35 +65,43 @@ pub(crate) fn normalise_source(source: &str) -> String {
 pub fn undeclared_providers(db: &dyn Db, tree: &ModuleTree) -> Vec<Diagnostic> {
     // The names declared along every path from a root down to each directory (a directory called from two places
     // sees both callers' names: any one declaring it is enough to stay quiet).
+    // Built parents first (the tree lists a parent before its children), each node's set from its parent's and its
+    // own directory's names, every directory's names computed once: walking up from every node instead made an edit
+    // of a big root module cost nodes x root resources.
+    let mut own: HashMap<ModuleDir, Arc<BTreeSet<String>>> = HashMap::new();
+    let mut along: Vec<Arc<BTreeSet<String>>> = Vec::with_capacity(tree.nodes.len());
     let mut seen: HashMap<ModuleDir, BTreeSet<String>> = HashMap::new();
     let mut order: Vec<ModuleDir> = Vec::new();
     for node in &tree.nodes {
-        let mut names = BTreeSet::new();
-        let mut n = Some(&**node);
-        while let Some(at) = n {
-            names.extend(declared_local_names(&module(db, at.dir)));
-            n = at.parent.map(|p| tree.node(p));
-        }
+        let dir_names = own.entry(node.dir).or_insert_with(|| dir_local_names(db, node.dir));
+        debug_assert!(
+            node.parent.is_none_or(|p| (p.0 as usize) < along.len()),
+            "a parent is listed before its children"
+        );
+        let names = match node.parent.and_then(|p| along.get(p.0 as usize)) {
+            Some(parent) if dir_names.is_subset(parent) => parent.clone(),
+            Some(parent) => Arc::new(parent.union(dir_names).cloned().collect()),
+            None => dir_names.clone(),
+        };
         match seen.get_mut(&node.dir) {
-            Some(all) => all.extend(names),
+            Some(all) => all.extend(names.iter().cloned()),
             None => {
                 order.push(node.dir);
-                seen.insert(node.dir, names);
+                seen.insert(node.dir, (*names).clone());
             }
         }
+        along.push(names);
     }
     let mut out = Vec::new();
     for dir in order {
-        let m = module(db, dir);
-        out.extend(undeclared_in(&m, &seen[&dir]));
+        out.extend(undeclared_in(&dir_references(db, dir), &seen[&dir]));
     }
     out
 }
 
-fn undeclared_in(m: &Module, declared: &BTreeSet<String>) -> Vec<Diagnostic> {
-    let (refs, _) = module_references(m);
+fn undeclared_in(refs: &[RefSiteInfo], declared: &BTreeSet<String>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for site in &refs {
+    for site in refs {
         let r = &site.reference;
         // `providers` values are checked against the child's provider types (`passing.rs`); aliased references
         // need a block or `configuration_aliases`, which declare the name.

@@ -10,29 +10,34 @@ use std::collections::HashMap;
 use crate::db::{Db, ModuleDir, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::module::Module;
-use crate::providers::config::{
-    ConfigTarget, RefOwner, RefSiteInfo, known_addresses, module_references, resolve_config,
-};
+use crate::providers::config::{ConfigTarget, RefOwner, dir_references, known_addresses, resolve_config};
 use crate::providers::local_names::{declared_local_names, provider_type};
 use crate::suggest::closest;
 use crate::tree::ModuleTree;
 use crate::{FileRange, providers::reference::ProviderRef};
 
 pub fn providers_map_checks(db: &dyn Db, tree: &ModuleTree) -> Vec<Diagnostic> {
-    let mut refs_by_dir: HashMap<ModuleDir, Vec<RefSiteInfo>> = HashMap::new();
+    // Each parent's `providers` entries grouped by call name once, not filtered from all its references per child.
+    let mut entries_by_dir: HashMap<ModuleDir, HashMap<String, Vec<(String, ProviderRef)>>> = HashMap::new();
     let mut out = Vec::new();
     for node in &tree.nodes {
         let (Some(parent), Some(call)) = (node.parent, node.call_path.last()) else { continue };
         let parent_dir = tree.node(parent).dir;
         let pm = module(db, parent_dir);
-        let child = module(db, node.dir);
-        let refs = refs_by_dir.entry(parent_dir).or_insert_with(|| module_references(&pm).0);
-        for site in refs.iter() {
-            let RefOwner::ModuleCall(ci, child_name) = &site.owner else { continue };
-            if pm.module_calls.get(*ci).is_none_or(|c| &c.name != call) {
-                continue;
+        let entries = entries_by_dir.entry(parent_dir).or_insert_with(|| {
+            let mut by_call: HashMap<String, Vec<(String, ProviderRef)>> = HashMap::new();
+            for site in dir_references(db, parent_dir).iter() {
+                let RefOwner::ModuleCall(ci, child_name) = &site.owner else { continue };
+                if let Some(c) = pm.module_calls.get(*ci) {
+                    by_call.entry(c.name.clone()).or_default().push((child_name.clone(), site.reference.clone()));
+                }
             }
-            if let Some(d) = check_entry(&pm, &child, call, child_name, &site.reference) {
+            by_call
+        });
+        let Some(entries) = entries.get(call) else { continue };
+        let child = module(db, node.dir);
+        for (child_name, reference) in entries {
+            if let Some(d) = check_entry(&pm, &child, call, child_name, reference) {
                 out.push(d);
             }
         }

@@ -1,0 +1,97 @@
+//! Parsing a file that is being edited, reusing its unchanged top-level items (`foreach_syntax::parse_reusing`).
+//!
+//! salsa re-runs `parse` and `file_summary` from the new text with no access to their previous results, so the
+//! items of the last parse of each edited file wait here, outside salsa. That is sound because reuse is invisible:
+//! the result is exactly a fresh parse of the same text (the syntax crate's tests compare them on every fixture
+//! and the dev corpus). Only files the host has changed after loading (an editor's open documents) take this
+//! path, so a `check` run keeps no extra trees, and at most [`CAPACITY`] files keep their items.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use foreach_syntax::{FileKind, ItemCache, Parse, parse_reusing};
+
+use crate::base::FileId;
+
+/// How many edited files keep the items of their last parse.
+const CAPACITY: usize = 8;
+
+#[derive(Debug, Default)]
+pub struct ReparseStore {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    /// Files whose text changed after they were first loaded.
+    edited: HashSet<FileId>,
+    /// The last parse's items of recently parsed edited files, most recent last.
+    caches: VecDeque<(FileId, ItemCache)>,
+}
+
+impl ReparseStore {
+    /// Marks a file as being edited: its next parses reuse what they can.
+    pub fn mark_edited(&self, file: FileId) {
+        self.lock().edited.insert(file);
+    }
+
+    /// Parses `text`, the text of `file`, reusing the items of its last parse when the file is being edited.
+    pub fn parse(&self, file: FileId, text: &Arc<str>, kind: FileKind) -> Parse {
+        let previous = {
+            let mut inner = self.lock();
+            if !inner.edited.contains(&file) || kind.is_json() {
+                drop(inner);
+                return foreach_syntax::parse(text, kind);
+            }
+            let at = inner.caches.iter().position(|(f, _)| *f == file);
+            at.and_then(|i| inner.caches.remove(i)).map(|(_, c)| c)
+        };
+        // Parsed without the lock: another thread parsing the same file meanwhile finds no cache and parses it all.
+        let (parse, cache) = parse_reusing(text, kind, previous.as_ref());
+        // A text with syntax errors goes the ordinary way and gives no cache: keep the last good one, whose items
+        // the mended text will reuse.
+        if let Some(cache) = cache.or(previous) {
+            let mut inner = self.lock();
+            inner.caches.retain(|(f, _)| *f != file);
+            if inner.caches.len() >= CAPACITY {
+                inner.caches.pop_front();
+            }
+            inner.caches.push_back((file, cache));
+        }
+        parse
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cached(store: &ReparseStore) -> Vec<FileId> {
+        store.lock().caches.iter().map(|(f, _)| *f).collect()
+    }
+
+    #[test]
+    fn only_edited_files_keep_items_and_a_broken_text_keeps_the_last_good_ones() {
+        let store = ReparseStore::default();
+        let text: Arc<str> = Arc::from("locals {\n  a = 1\n}\nlocals {\n  b = 2\n}\n");
+        let fresh = foreach_syntax::parse(&text, FileKind::Tf);
+        assert_eq!(store.parse(FileId(1), &text, FileKind::Tf), fresh);
+        assert!(cached(&store).is_empty(), "a file only loaded keeps nothing");
+        store.mark_edited(FileId(1));
+        assert_eq!(store.parse(FileId(1), &text, FileKind::Tf), fresh);
+        assert_eq!(cached(&store), [FileId(1)]);
+        let broken: Arc<str> = Arc::from("locals {\n  a = 1\n}\nlocals {\n  b = \n}\n");
+        assert_eq!(store.parse(FileId(1), &broken, FileKind::Tf), foreach_syntax::parse(&broken, FileKind::Tf));
+        assert_eq!(cached(&store), [FileId(1)], "the last good items stay");
+        for i in 2..=(CAPACITY as u32 + 2) {
+            store.mark_edited(FileId(i));
+            store.parse(FileId(i), &text, FileKind::Tf);
+        }
+        assert_eq!(cached(&store).len(), CAPACITY);
+        assert!(!cached(&store).contains(&FileId(1)), "the least recently parsed file is dropped");
+    }
+}
