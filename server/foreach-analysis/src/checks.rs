@@ -39,8 +39,11 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     out.extend(test_file_checks(db, ws).iter().cloned());
     out.extend(module_output_checks(db, ws).iter().cloned());
     out.extend(crate::test_refs::test_file_references(db, ws).iter().cloned());
+    out.extend(crate::state::checks::state_checks(db, ws).iter().cloned());
     // Needs the module tree: a child's unknown aliased configuration that a caller declares.
     crate::providers::not_inherited::refine(db, ws, &mut out);
+    // With a state: whether removing an element would trap right now.
+    crate::state::too_similar::annotate(db, ws, &mut out);
     // Last: suppression comments, so that every code, from every pass, is silenced the same way.
     let suppressions: HashMap<_, _> = ws
         .dirs(db)

@@ -16,6 +16,7 @@ use crate::model::lower::{FileSummary, lower_file};
 use crate::model::module::{Module, ModuleFile, build_module};
 use crate::reparse::ReparseStore;
 use crate::settings::Settings;
+use crate::state::RootState;
 
 #[salsa::db]
 pub trait Db: salsa::Database {
@@ -118,6 +119,9 @@ pub struct Workspace {
     pub read_roots: Arc<[String]>,
     #[returns(ref)]
     pub settings: Arc<Settings>,
+    /// The state each root module is checked against, by root directory (`--state`, or its local state file).
+    #[returns(ref)]
+    pub states: Arc<HashMap<String, RootState>>,
 }
 
 /// Parses one file. At most a few hundred trees stay cached; the rest are dropped and re-parsed on demand.

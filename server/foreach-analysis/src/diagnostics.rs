@@ -177,4 +177,7 @@ codes! {
     BackendConfigUnresolved = "backend-config-unresolved", Info, "a backend argument depends on root variables without a value here";
     EncryptionConfigNotStatic = "encryption-config-not-static", Error, "an encryption argument depends on something not known at tofu init";
     EncryptionConfigUnresolved = "encryption-config-unresolved", Info, "an encryption argument depends on root variables without a value here";
+    ProviderInstanceRemovedWithResources = "provider-instance-removed-with-resources", Error, "the state has resources created through a provider instance that the provider's for_each no longer has";
+    ProviderConfigRemovedWithResources = "provider-config-removed-with-resources", Error, "the state has resources created through a provider configuration that the module no longer has";
+    UnreadableState = "unreadable-state", Warning, "a root module's local state file cannot be read, so it is checked without it";
 }

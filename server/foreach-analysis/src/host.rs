@@ -20,6 +20,7 @@ use crate::eval::{EvalContext, Value};
 use crate::module_eval::scope_for_node;
 use crate::paths::parent;
 use crate::settings::Settings;
+use crate::state::RootState;
 use crate::tree::module_tree;
 
 /// The file id of an expression given to [`AnalysisHost::evaluate_in`] (it is in no file).
@@ -49,6 +50,8 @@ pub struct Change {
     /// The read boundaries (see `Workspace::read_roots`).
     pub read_roots: Option<Vec<String>>,
     pub settings: Option<Settings>,
+    /// The state of a root module, by root directory: `Some` sets or replaces it, `None` removes it.
+    pub states: Vec<(String, Option<RootState>)>,
 }
 
 pub struct AnalysisHost {
@@ -85,6 +88,7 @@ impl AnalysisHost {
             Arc::new(HashMap::new()),
             Arc::from([]),
             Arc::new(Settings::default()),
+            Arc::new(HashMap::new()),
         )
         .durability(LOADED)
         .new(&db);
@@ -189,6 +193,16 @@ impl AnalysisHost {
         if let Some(settings) = change.settings {
             self.ws.set_settings(&mut self.db).with_durability(LOADED).to(Arc::new(settings));
         }
+        if !change.states.is_empty() {
+            let mut states = (**self.ws.states(&self.db)).clone();
+            for (root, state) in change.states {
+                match state {
+                    Some(s) => states.insert(root, s),
+                    None => states.remove(&root),
+                };
+            }
+            self.ws.set_states(&mut self.db).with_durability(LOADED).to(Arc::new(states));
+        }
     }
 
     /// Parses and summarises every configuration file on all cores. Purely a speed-up: every query computes what
@@ -209,6 +223,18 @@ impl AnalysisHost {
     /// Local module directories that calls point to and the host has not loaded yet.
     pub fn unloaded_dirs(&self) -> Vec<String> {
         module_tree(&self.db, self.ws).unloaded_dirs.clone()
+    }
+
+    /// For each root module that keeps its state locally, the root directory and the state file of the workspace
+    /// in effect (the host reads it, if it exists, and reports it in [`Change::states`]).
+    pub fn local_state_paths(&self) -> Vec<(String, String)> {
+        crate::state::local_state_paths(&self.db, self.ws)
+    }
+
+    /// The directories of the root modules.
+    pub fn root_dirs(&self) -> Vec<String> {
+        let tree = module_tree(&self.db, self.ws);
+        tree.roots.iter().map(|r| tree.node(*r).dir.path(&self.db).clone()).collect()
     }
 
     /// Every diagnostic in the workspace, sorted by file and position.

@@ -3,6 +3,9 @@
 //! configuration it uses and the instance key each of its instances selects, and every module call with its
 //! source and version as evaluated at `tofu init` and the directory it loads. Plain data; the CLI renders it.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use crate::base::FileRange;
 use crate::db::{Db, Workspace, module};
 use crate::eval::{EvalContext, Evaluator, Value};
@@ -12,7 +15,9 @@ use crate::module_eval::tree_values;
 use crate::module_eval::{CallerArgs, instance_scope};
 use crate::providers::config::RefOwner;
 use crate::providers::expand::{Expansion, SelectedKey};
+use crate::providers::local_names::provider_type;
 use crate::providers::resolve::{How, all_uses};
+use crate::state::{RootState, StateBindings, StateKey};
 use crate::tree::{CallTarget, TreeNode, module_tree};
 
 #[derive(Debug, Clone)]
@@ -31,6 +36,9 @@ pub struct ProviderReport {
     /// False when the module instance has none (a call above it with `count = 0`, an empty `for_each` or
     /// `enabled = false`): nothing in it is evaluated.
     pub module_has_instances: bool,
+    /// When its root module has a state: the provider instances of this configuration that the state binds
+    /// resource instances to, with how many each (in the configuration or not).
+    pub state: Option<Vec<(Option<StateKey>, usize)>>,
 }
 
 #[derive(Debug, Clone)]
@@ -76,12 +84,26 @@ pub struct InspectReport {
     pub modules: Vec<ModuleCallReport>,
 }
 
+/// A root's state bindings and how many resource instances each provider instance has.
+type RootCounts = (Arc<StateBindings>, Vec<usize>);
+
 pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
     let tree = module_tree(db, ws);
     let values = tree_values(db, ws);
     let mut report = InspectReport::default();
+    // Per root directory: its state's bindings and how many resource instances each provider instance has.
+    let mut states: HashMap<String, Option<RootCounts>> = HashMap::new();
     for (i, node) in tree.nodes.iter().enumerate() {
         let m = module(db, node.dir);
+        let mut root = node.as_ref();
+        while let Some(p) = root.parent {
+            root = tree.node(p);
+        }
+        let state =
+            states.entry(root.dir.path(db).clone()).or_insert_with(|| match ws.states(db).get(root.dir.path(db)) {
+                Some(RootState::Bindings(b)) => Some((b.clone(), b.instances_per_provider())),
+                _ => None,
+            });
         let has_instances = values.instances[i].has_instances;
         let single: Vec<&ProviderBlock> = m.providers.iter().filter(|p| p.for_each.is_none()).map(|p| &**p).collect();
         let mut arguments = if has_instances && !single.is_empty() {
@@ -100,6 +122,9 @@ pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
                 expansion: values.instances[i].providers.expansions.get(pi).cloned().unwrap_or(Expansion::Invalid),
                 arguments: if p.for_each.is_none() { arguments.next().unwrap_or_default() } else { Vec::new() },
                 module_has_instances: has_instances,
+                state: state.as_ref().map(|(b, counts)| {
+                    b.config_instances(counts, &node.call_path, &provider_type(&m, &p.name), p.alias_name().as_deref())
+                }),
             });
         }
         for child in &node.children {

@@ -22,6 +22,7 @@ pub mod refcheck;
 pub mod reparse;
 pub mod settings;
 pub mod similar;
+pub mod state;
 pub mod suggest;
 pub mod suppress;
 pub mod test_refs;

@@ -414,7 +414,7 @@ pub fn too_similar_diagnostic(site: &SimilarSite<'_>) -> Diagnostic {
 }
 
 /// Diagnostics sit on one line: a multi-line `for_each` value is marked on its first line only.
-fn first_line(text: &str, range: TextRange) -> TextRange {
+pub(crate) fn first_line(text: &str, range: TextRange) -> TextRange {
     let start = usize::from(range.start());
     let end = usize::from(range.end()).min(text.len());
     match text.get(start..end).and_then(|s| s.find('\n')) {

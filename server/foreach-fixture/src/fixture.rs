@@ -31,6 +31,9 @@ pub struct FixtureConfig {
     pub tofu_check: bool,
     /// The workspace, as `--workspace` would select it (none: `.terraform/environment` of the fixture, else none).
     pub workspace: Option<String>,
+    /// A state file of the fixture (relative to its directory) given as `--state` would give it, replacing the
+    /// fixture's local `terraform.tfstate` (which is read without this key, as `check` reads it).
+    pub state: Option<PathBuf>,
 }
 
 impl Default for FixtureConfig {
@@ -42,6 +45,7 @@ impl Default for FixtureConfig {
             disabled_codes: Vec::new(),
             tofu_check: true,
             workspace: None,
+            state: None,
         }
     }
 }

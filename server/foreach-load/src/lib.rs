@@ -7,10 +7,13 @@
 //! directories that module calls point to outside the walked tree until the analysis needs nothing more. Paths are
 //! canonicalised, so a symlink loop ends as a module cycle in the analysis rather than as endless loading.
 
-use std::collections::HashSet;
+pub mod state;
+
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use foreach_analysis::state::RootState;
 use foreach_analysis::{AnalysisHost, Change, CliVariable, Settings};
 use foreach_syntax::FileKind;
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -42,12 +45,66 @@ pub struct LoadOptions<'a> {
     pub env_vars: Vec<(String, String)>,
     /// The workspace chosen explicitly (see `Settings::workspace_name`).
     pub workspace_name: Option<String>,
+    /// States given explicitly (`--state`); they replace the roots' local state files.
+    pub states: &'a [StateOption],
 }
 
 impl<'a> LoadOptions<'a> {
-    /// These paths, with no excludes, no variables and the `default` workspace.
+    /// These paths, with no excludes, no variables, no explicit state and the `default` workspace.
     pub fn new(paths: &'a [PathBuf]) -> LoadOptions<'a> {
-        LoadOptions { paths, excludes: &[], ordered_vars: &[], env_vars: Vec::new(), workspace_name: None }
+        LoadOptions { paths, excludes: &[], ordered_vars: &[], env_vars: Vec::new(), workspace_name: None, states: &[] }
+    }
+}
+
+/// One `--state`: `FILE`, `-` (standard input), or `ROOT_DIR=FILE`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateOption {
+    /// The root module directory it is for; `None`: the one path given.
+    pub root: Option<PathBuf>,
+    pub source: StateSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StateSource {
+    File(PathBuf),
+    /// Standard input, read once when the options are parsed (`check --fix` loads twice).
+    Stdin(Arc<[u8]>),
+}
+
+impl StateOption {
+    /// Reads the arguments of `--state`. `A=B` is `ROOT_DIR=FILE` when `A` is a directory (a state file whose name
+    /// holds `=` is still a file); `-` reads standard input, which only one of them can.
+    pub fn parse_all(args: &[String]) -> Result<Vec<StateOption>, LoadError> {
+        let mut out = Vec::new();
+        let mut stdin_read = false;
+        for arg in args {
+            let (root, file) = match arg.split_once('=') {
+                Some((dir, f)) if !dir.is_empty() && Path::new(dir).is_dir() => (Some(PathBuf::from(dir)), f),
+                _ => (None, arg.as_str()),
+            };
+            let source = if file == "-" {
+                if stdin_read {
+                    return Err(LoadError("`--state -` can be given only once (standard input is read once)".into()));
+                }
+                stdin_read = true;
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+                    .map_err(|e| LoadError(format!("cannot read state from standard input: {e}")))?;
+                StateSource::Stdin(Arc::from(bytes))
+            } else {
+                StateSource::File(PathBuf::from(file))
+            };
+            out.push(StateOption { root, source });
+        }
+        Ok(out)
+    }
+
+    /// How messages name it: the path as given, or standard input.
+    pub fn label(&self) -> String {
+        match &self.source {
+            StateSource::File(f) => f.display().to_string(),
+            StateSource::Stdin(_) => "from standard input".to_string(),
+        }
     }
 }
 
@@ -130,7 +187,69 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     host.prime_caches();
 
     follow_module_calls(&mut host, &mut listed_dirs);
+    load_states(&mut host, &roots, opts.states)?;
     Ok(Loaded { host, roots, listed_dirs })
+}
+
+/// Gives each root module its state: the one given with `--state`, else its local state file if it has one. A
+/// state given explicitly that cannot be read stops the command; a local one becomes an `unreadable-state` warning.
+/// States are only read, never written.
+fn load_states(host: &mut AnalysisHost, given: &[PathBuf], options: &[StateOption]) -> Result<(), LoadError> {
+    let root_dirs: HashSet<String> = host.root_dirs().into_iter().collect();
+    let mut states: HashMap<String, RootState> = HashMap::new();
+    for opt in options {
+        let label = opt.label();
+        let dir = match (&opt.root, given) {
+            (Some(dir), _) => dir
+                .canonicalize()
+                .map_err(|e| LoadError(format!("cannot use state {label}: cannot read `{}`: {e}", dir.display())))?,
+            (None, [one]) => one.clone(),
+            (None, _) => {
+                return Err(LoadError(format!(
+                    "`--state {label}` is for a single root; with several paths, write `--state ROOT_DIR=FILE`"
+                )));
+            }
+        };
+        let dir = path_string(&dir);
+        if !root_dirs.contains(&dir) {
+            return Err(LoadError(format!("cannot use state {label}: `{dir}` holds no root module")));
+        }
+        if states.contains_key(&dir) {
+            return Err(LoadError(format!("cannot use state {label}: another `--state` is already given for `{dir}`")));
+        }
+        let read;
+        let bytes: &[u8] = match &opt.source {
+            StateSource::File(f) => {
+                read = std::fs::read(f).map_err(|e| LoadError(format!("cannot read state {label}: {e}")))?;
+                &read
+            }
+            StateSource::Stdin(bytes) => bytes,
+        };
+        let bindings =
+            state::read_state(bytes).map_err(|why| LoadError(format!("cannot read state {label}: {why}")))?;
+        states.insert(dir, RootState::Bindings(Arc::new(bindings)));
+    }
+    for (root, path) in host.local_state_paths() {
+        if states.contains_key(&root) {
+            continue;
+        }
+        let state = match std::fs::read(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => RootState::Unreadable { path, why: e.to_string() },
+            Ok(bytes) => match state::read_state(&bytes) {
+                Ok(bindings) => RootState::Bindings(Arc::new(bindings)),
+                Err(why) => RootState::Unreadable { path, why },
+            },
+        };
+        states.insert(root, state);
+    }
+    if !states.is_empty() {
+        host.apply_change(Change {
+            states: states.into_iter().map(|(k, v)| (k, Some(v))).collect(),
+            ..Change::default()
+        });
+    }
+    Ok(())
 }
 
 /// Loads the directories that module calls point to and that the host has not seen, until nothing is missing;

@@ -39,6 +39,18 @@ pub struct InspectArgs {
     /// Skip paths matching this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
+    #[command(flatten)]
+    pub state: StateArgs,
+}
+
+/// The state to check against (`docs/state.md`).
+#[derive(Debug, Clone, Args)]
+pub struct StateArgs {
+    /// A state file as OpenTofu writes it (`terraform.tfstate`, or `tofu state pull` output; `-` reads standard
+    /// input), for the root module given; `ROOT_DIR=FILE` for one of several (repeatable). It replaces the root's
+    /// local state file, which is used without this option. Only read, never written.
+    #[arg(long = "state", value_name = "FILE|ROOT_DIR=FILE")]
+    pub states: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -124,6 +136,8 @@ pub struct CheckArgs {
     /// call the modules containing them, found under the current directory.
     #[arg(long)]
     pub changed: bool,
+    #[command(flatten)]
+    pub state: StateArgs,
 }
 
 pub use foreach_load::OrderedVar;

@@ -25,6 +25,7 @@ pub fn roots_for(files: &[PathBuf], opts: &LoadOptions<'_>) -> Result<Vec<PathBu
         ordered_vars: opts.ordered_vars,
         env_vars: opts.env_vars.clone(),
         workspace_name: opts.workspace_name.clone(),
+        states: &[],
     })?;
     let tree = module_tree(loaded.host.db(), loaded.host.workspace());
     let db = loaded.host.db();

@@ -7,7 +7,7 @@ use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
 use crate::{changed, fix, render, report};
 use foreach_load::OrderedVar;
-use foreach_load::{LoadOptions, load};
+use foreach_load::{LoadOptions, StateOption, load};
 
 /// `TF_VAR_name` values from the environment.
 pub fn env_variables() -> Vec<(String, String)> {
@@ -15,12 +15,20 @@ pub fn env_variables() -> Vec<(String, String)> {
 }
 
 pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
+    let states = match StateOption::parse_all(&args.state.states) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "foreach-ls: {}", e.0);
+            return ExitStatus::Usage;
+        }
+    };
     let mut opts = LoadOptions {
         paths: &args.paths,
         excludes: &args.exclude,
         ordered_vars,
         env_vars: env_variables(),
         workspace_name: args.vars.workspace_name(),
+        states: &states,
     };
     let changed_roots;
     if args.changed {

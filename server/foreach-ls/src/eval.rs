@@ -30,6 +30,7 @@ pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         ordered_vars: &ordered_vars,
         env_vars: env_variables(),
         workspace_name: args.vars.workspace_name(),
+        states: &[],
     };
     let loaded = match load(&opts) {
         Ok(l) => l,

@@ -10,8 +10,9 @@ use foreach_analysis::eval::functions::json_text;
 use foreach_analysis::init_values::StaticText;
 use foreach_analysis::inspect::{inspect, known};
 use foreach_analysis::providers::expand::Expansion;
+use foreach_analysis::state::StateKey;
 use foreach_analysis::tree::CallTarget;
-use foreach_load::{LoadOptions, OrderedVar, load};
+use foreach_load::{LoadOptions, OrderedVar, StateOption, load};
 use serde_json::{Value as Json, json};
 
 use crate::args::InspectArgs;
@@ -21,12 +22,20 @@ use crate::report::{Locator, Span, relative};
 
 pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let paths = [args.path.clone()];
+    let states = match StateOption::parse_all(&args.state.states) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "foreach-ls: {}", e.0);
+            return ExitStatus::Usage;
+        }
+    };
     let opts = LoadOptions {
         paths: &paths,
         excludes: &args.exclude,
         ordered_vars,
         env_vars: env_variables(),
         workspace_name: args.vars.workspace_name(),
+        states: &states,
     };
     let host = match load(&opts) {
         Ok(l) => l.host,
@@ -53,7 +62,17 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
                             .map(|i| {
                                 let args: serde_json::Map<String, Json> =
                                     i.args.iter().map(|(k, v)| (k.clone(), value_json(v))).collect();
-                                json!({"key": i.key, "each_value": value_json(&i.each_value), "arguments": args})
+                                let bound = p.state.as_ref().map(|st| {
+                                    st.iter()
+                                        .find(|(k, _)| matches!(k, Some(StateKey::Str(s)) if *s == i.key))
+                                        .map_or(0, |(_, n)| *n)
+                                });
+                                json!({
+                                    "key": i.key,
+                                    "each_value": value_json(&i.each_value),
+                                    "arguments": args,
+                                    "state_resource_instances": bound,
+                                })
                             })
                             .collect(),
                     ),
@@ -77,6 +96,7 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
                 "arguments": arguments,
                 "instances": instances,
                 "unresolved_variables": unresolved,
+                "state": p.state.as_ref().map(|st| state_json(st, &p.expansion)),
             })
         })
         .collect();
@@ -132,6 +152,32 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let doc = json!({"providers": providers, "blocks": blocks, "modules": modules});
     let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     ExitStatus::Clean
+}
+
+/// The provider instances the state binds resource instances to: key (`null` for none), how many, and whether the
+/// configuration still has that instance (`null` when its instances are not known).
+fn state_json(bound: &[(Option<StateKey>, usize)], expansion: &Expansion) -> Json {
+    Json::Array(
+        bound
+            .iter()
+            .map(|(key, n)| {
+                let in_configuration = match (expansion, key) {
+                    (Expansion::Keys(list), Some(StateKey::Str(k))) => {
+                        Json::Bool(list.iter().any(|i| i.key == k.as_str()))
+                    }
+                    (Expansion::Keys(_), _) => Json::Bool(false),
+                    (Expansion::Single, k) => Json::Bool(k.is_none()),
+                    _ => Json::Null,
+                };
+                let key = match key {
+                    Some(StateKey::Str(s)) => json!(s.as_str()),
+                    Some(StateKey::Int(i)) => json!(i),
+                    None => Json::Null,
+                };
+                json!({"key": key, "resource_instances": n, "in_configuration": in_configuration})
+            })
+            .collect(),
+    )
 }
 
 fn location(s: &Span) -> Json {

@@ -16,7 +16,7 @@ use foreach_fixture::{
 };
 use foreach_load as load;
 use foreach_load::OrderedVar;
-use foreach_load::{LoadOptions, load};
+use foreach_load::{LoadOptions, StateOption, StateSource, load};
 use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -32,8 +32,14 @@ fn load_fixture(dir: &Path) -> Result<(AnalysisHost, Vec<String>), String> {
     let mut ordered: Vec<OrderedVar> = config.var_files.iter().map(|f| OrderedVar::File(dir.join(f))).collect();
     ordered.extend(config.vars.iter().map(|(k, v)| OrderedVar::Var(format!("{k}={v}"))));
     let paths = [dir.to_path_buf()];
-    let opts =
-        LoadOptions { ordered_vars: &ordered, workspace_name: config.workspace.clone(), ..LoadOptions::new(&paths) };
+    let states: Vec<StateOption> =
+        config.state.iter().map(|s| StateOption { root: None, source: StateSource::File(dir.join(s)) }).collect();
+    let opts = LoadOptions {
+        ordered_vars: &ordered,
+        workspace_name: config.workspace.clone(),
+        states: &states,
+        ..LoadOptions::new(&paths)
+    };
     let loaded = load(&opts).map_err(|e| e.0)?;
     Ok((loaded.host, config.disabled_codes.clone()))
 }

@@ -112,6 +112,7 @@ fn load_roots(roots: &[Root], config: &Config) -> Result<(AnalysisHost, HashSet<
         ordered_vars: &ordered_vars,
         env_vars: env_vars.clone(),
         workspace_name: workspace_name.clone(),
+        states: &[],
     };
     let loaded = load(&opts).map_err(|e| e.0)?;
     let mut host = loaded.host;

@@ -51,7 +51,7 @@ pub fn provider_type(m: &Module, local_name: &str) -> String {
 /// `registry.opentofu.org/hashicorp/aws`, `registry.terraform.io/hashicorp/aws`, `hashicorp/AWS` and `aws` all name
 /// the same provider: addresses are case-insensitive, the public registries' hosts are dropped (OpenTofu serves the
 /// same namespaces under its registry), and a bare type means `hashicorp/<type>`.
-fn normalise_source(source: &str) -> String {
+pub(crate) fn normalise_source(source: &str) -> String {
     let lower = source.trim().to_lowercase();
     let parts: Vec<&str> = lower.split('/').collect();
     match parts.as_slice() {

@@ -1,0 +1,345 @@
+//! Reads OpenTofu state files (format version 4: a local `terraform.tfstate`, or `tofu state pull` output) into the
+//! analysis's [`StateBindings`]: which managed resource instance objects exist and through which provider instance
+//! each was created. Nothing else is kept, and nothing is ever written.
+//!
+//! The JSON is decoded in one pass over the bytes, resource by resource, borrowing strings from the input where
+//! they have no escapes; attributes and everything else are skipped without being built. A 50 MB state is read in
+//! its own size plus the few megabytes of bindings (`docs/performance.md`).
+//!
+//! The format is OpenTofu's `internal/states/statefile/version4.go`: a resource's `provider` is used by its
+//! instances unless an instance (or deposed object) carries its own, which OpenTofu 1.9+ writes for keyed provider
+//! instances (`provider["registry.opentofu.org/hashicorp/aws"].by_region["eu"]`).
+
+use std::borrow::Cow;
+use std::fmt;
+
+use foreach_analysis::state::{StateBindings, StateBuilder, StateKey};
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+/// Decodes a state file. The error says why it cannot be used, in words for `cannot read state FILE: <why>`.
+pub fn read_state(bytes: &[u8]) -> Result<StateBindings, String> {
+    // OpenTofu treats an empty state file as no state at all.
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(StateBindings::default());
+    }
+    let mut builder = StateBuilder::new();
+    let mut top = Top::default();
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let decoded = TopSeed { builder: &mut builder, top: &mut top }.deserialize(&mut de).and_then(|()| de.end());
+    if let Err(e) = decoded {
+        // A future format may shape its resources differently: say which version it is rather than what failed.
+        if let Some(why) = sniff_version(bytes) {
+            return Err(why);
+        }
+        return Err(match e.classify() {
+            serde_json::error::Category::Eof => format!("it ends in the middle of the JSON ({e}): is it truncated?"),
+            serde_json::error::Category::Syntax => format!("it is not valid JSON ({e})"),
+            _ => format!("it is not a valid state of format version 4 ({e})"),
+        });
+    }
+    check_version(&top)?;
+    if let Some(why) = top.error {
+        return Err(why);
+    }
+    Ok(builder.finish())
+}
+
+/// The top-level fields that decide whether the file is a state foreach-ls can read.
+#[derive(Default)]
+struct Top {
+    version: Option<serde_json::Value>,
+    encrypted: bool,
+    /// The first invalid address met while decoding resources (reported only if the version is right).
+    error: Option<String>,
+}
+
+fn check_version(top: &Top) -> Result<(), String> {
+    match &top.version {
+        Some(v) if v.as_u64() == Some(4) => Ok(()),
+        Some(v) => Err(format!(
+            "it has state format version {v}; foreach-ls reads format version 4, which OpenTofu writes (and Terraform \
+             since 0.12)"
+        )),
+        None if top.encrypted => Err("it is encrypted (OpenTofu state encryption), and foreach-ls has no keys; pass \
+                                      the decrypted output of `tofu state pull` instead, e.g. `tofu state pull | \
+                                      foreach-ls check --state -`"
+            .to_string()),
+        None => Err("it has no `version` attribute, so it is not an OpenTofu state file".to_string()),
+    }
+}
+
+/// Only the version and the encryption marker, when the full decoding failed.
+fn sniff_version(bytes: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Sniff {
+        #[serde(default)]
+        version: Option<serde_json::Value>,
+        #[serde(default)]
+        encrypted_data: Option<IgnoredAny>,
+    }
+    let sniff: Sniff = serde_json::from_slice(bytes).ok()?;
+    let top = Top { version: sniff.version, encrypted: sniff.encrypted_data.is_some(), error: None };
+    check_version(&top).err()
+}
+
+struct TopSeed<'b> {
+    builder: &'b mut StateBuilder,
+    top: &'b mut Top,
+}
+
+impl<'de> DeserializeSeed<'de> for TopSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "version" => self.top.version = Some(map.next_value()?),
+                "encrypted_data" => {
+                    map.next_value::<IgnoredAny>()?;
+                    self.top.encrypted = true;
+                }
+                "resources" => {
+                    map.next_value_seed(ResourcesSeed { builder: self.builder, error: &mut self.top.error })?
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+struct ResourcesSeed<'b> {
+    builder: &'b mut StateBuilder,
+    error: &'b mut Option<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for ResourcesSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ResourcesSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a list of resources")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    /// One resource at a time: decoded, added to the bindings, dropped.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(resource) = seq.next_element::<Resource<'de>>()? {
+            if self.error.is_none()
+                && let Err(e) = add_resource(self.builder, &resource)
+            {
+                *self.error = Some(e);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Strings are borrowed from the input where they have no escapes (`#[serde(borrow)]` on a plain `Cow`; OpenTofu
+/// omits empty fields rather than writing `null`).
+#[derive(Deserialize)]
+struct Resource<'a> {
+    #[serde(default, borrow)]
+    module: Cow<'a, str>,
+    #[serde(borrow)]
+    mode: Cow<'a, str>,
+    #[serde(rename = "type", borrow)]
+    ty: Cow<'a, str>,
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(default, borrow)]
+    provider: Cow<'a, str>,
+    #[serde(default, borrow)]
+    instances: Option<Vec<Instance<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct Instance<'a> {
+    #[serde(default)]
+    index_key: IndexKey,
+    #[serde(default, borrow)]
+    deposed: Cow<'a, str>,
+    #[serde(default, borrow)]
+    provider: Cow<'a, str>,
+}
+
+fn add_resource(builder: &mut StateBuilder, r: &Resource<'_>) -> Result<(), String> {
+    // Data sources are read again on every plan and need no provider to be dropped: they never trap.
+    if r.mode != "managed" {
+        return Ok(());
+    }
+    let module: &str = &r.module;
+    let instances = r.instances.as_deref().unwrap_or_default();
+    if instances.is_empty() {
+        return Ok(());
+    }
+    let index = builder.resource(module, &r.ty, &r.name)?;
+    for i in instances {
+        let provider: &str = if i.provider.is_empty() { &r.provider } else { &i.provider };
+        if provider.is_empty() {
+            let prefix = if module.is_empty() { String::new() } else { format!("{module}.") };
+            return Err(format!("resource `{prefix}{}.{}` has no provider address", r.ty, r.name));
+        }
+        let deposed = Some(&*i.deposed).filter(|d| !d.is_empty());
+        builder.object(index, i.index_key.0.clone(), deposed, provider)?;
+    }
+    Ok(())
+}
+
+/// `index_key`: absent or null (no key), a string (`for_each`) or a whole number (`count`).
+#[derive(Default)]
+struct IndexKey(Option<StateKey>);
+
+impl<'de> Deserialize<'de> for IndexKey {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<IndexKey, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = IndexKey;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an instance key (a string or a whole number)")
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<IndexKey, E> {
+                Ok(IndexKey(None))
+            }
+
+            fn visit_none<E: de::Error>(self) -> Result<IndexKey, E> {
+                Ok(IndexKey(None))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<IndexKey, E> {
+                Ok(IndexKey(Some(StateKey::Str(v.into()))))
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<IndexKey, E> {
+                Ok(IndexKey(Some(StateKey::Int(v))))
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<IndexKey, E> {
+                i64::try_from(v).map(|v| IndexKey(Some(StateKey::Int(v)))).map_err(E::custom)
+            }
+
+            /// JSON has one number type; OpenTofu truncates a decoded float to an integer key.
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<IndexKey, E> {
+                if v.is_finite() && v.abs() < 9.0e15 {
+                    Ok(IndexKey(Some(StateKey::Int(v as i64))))
+                } else {
+                    Err(E::custom(format!("invalid instance key {v}")))
+                }
+            }
+        }
+        deserializer.deserialize_any(KeyVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROVIDER: &str = r#"provider[\"registry.opentofu.org/hashicorp/aws\"]"#;
+
+    fn state(resources: &str) -> String {
+        format!(
+            r#"{{"version": 4, "terraform_version": "1.9.0", "serial": 1, "lineage": "x", "outputs": {{}}, "resources": [{resources}]}}"#
+        )
+    }
+
+    #[test]
+    fn keyed_provider_instances_deposed_objects_and_modules() {
+        let text = state(&format!(
+            r#"{{"module": "module.regional[\"eu\"]", "mode": "managed", "type": "aws_s3_bucket", "name": "b",
+                "instances": [
+                  {{"index_key": "x", "schema_version": 0, "attributes": {{"id": "a", "nested": [1, {{"k": null}}]}},
+                    "provider": "{PROVIDER}.by_region[\"eu\"]"}},
+                  {{"index_key": "x", "deposed": "00000001", "attributes": {{}}, "provider": "{PROVIDER}.by_region[\"eu\"]"}}
+                ]}},
+               {{"mode": "data", "type": "aws_region", "name": "r", "provider": "{PROVIDER}", "instances": [{{}}]}},
+               {{"mode": "managed", "type": "aws_vpc", "name": "v", "provider": "{PROVIDER}.use1",
+                 "instances": [{{"index_key": 0}}, {{"index_key": 1.0}}]}}"#
+        ));
+        let b = read_state(text.as_bytes()).unwrap();
+        assert_eq!(b.objects.len(), 4);
+        assert_eq!(b.resources.len(), 2);
+        assert_eq!(b.providers.len(), 2);
+        assert_eq!(b.instance_address(&b.objects[0]), r#"module.regional["eu"].aws_s3_bucket.b["x"]"#);
+        assert_eq!(b.objects[1].deposed.as_deref(), Some("00000001"));
+        assert_eq!(b.providers[0].key, Some(StateKey::Str("eu".into())));
+        assert_eq!(b.providers[1].alias.as_deref(), Some("use1"));
+        assert_eq!(b.instance_address(&b.objects[3]), "aws_vpc.v[1]");
+    }
+
+    #[test]
+    fn bad_input_says_why() {
+        let err = |text: &str| read_state(text.as_bytes()).unwrap_err();
+        assert!(err("not json").contains("not valid JSON"), "{}", err("not json"));
+        let full = state(&format!(
+            r#"{{"mode": "managed", "type": "a_b", "name": "c", "provider": "{PROVIDER}", "instances": [{{}}]}}"#
+        ));
+        assert!(read_state(full.as_bytes()).is_ok());
+        let truncated = &full[..full.len() / 2];
+        assert!(err(truncated).contains("truncated"), "{}", err(truncated));
+        assert!(err(r#"{"version": 3, "modules": []}"#).contains("format version 3"));
+        assert!(err(r#"{"version": 5, "resources": {"new": "shape"}}"#).contains("format version 5"));
+        assert!(err(r#"{"serial": 1}"#).contains("no `version`"));
+        let encrypted =
+            r#"{"meta": {"key_provider.pbkdf2.k": "e30="}, "encrypted_data": "AAAA", "encryption_version": "v0"}"#;
+        assert!(err(encrypted).contains("tofu state pull"), "{}", err(encrypted));
+        let no_provider = state(r#"{"mode": "managed", "type": "a_b", "name": "c", "instances": [{}]}"#);
+        assert!(err(&no_provider).contains("no provider address"));
+        let bad_provider =
+            state(r#"{"mode": "managed", "type": "a_b", "name": "c", "provider": "provider.aws", "instances": [{}]}"#);
+        assert!(err(&bad_provider).contains("invalid provider address"), "{}", err(&bad_provider));
+        assert!(err(&format!("{full} trailing")).contains("not valid JSON"));
+        assert!(read_state(b"  \n").unwrap().objects.is_empty());
+    }
+
+    #[test]
+    fn hostile_input_ends_in_an_error_not_a_crash() {
+        // Skipped values are skipped without recursion; a deep `version` meets serde_json's recursion limit.
+        let deep =
+            format!(r#"{{"version": 4, "resources": [], "outputs": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        assert!(read_state(deep.as_bytes()).is_ok());
+        let deep = format!(r#"{{"version": {}{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
+        assert!(read_state(deep.as_bytes()).is_err());
+        for text in [
+            "\u{feff}{}",
+            r#"{"version": 4, "resources": [{"mode": "managed", "type": "a_b", "name": "c", "instances": [{"index_key": true}]}]}"#,
+            r#"{"version": 4, "resources": [{"mode": "managed", "type": "a_b", "name": "c", "instances": [{"index_key": 1e300}]}]}"#,
+            r#"{"version": 4, "resources": [{"mode": "managed", "type": "a_b", "name": "c", "module": "module.é[\"\u0000\"]", "provider": "provider[\"x\"].é[-1]", "instances": [{}]}]}"#,
+            r#"{"version": 4, "resources": {}}"#,
+            r#"[4]"#,
+            "\u{0}",
+        ] {
+            let _ = read_state(text.as_bytes());
+        }
+        // Names are HCL identifiers, which may be non-ASCII.
+        let ok = r#"{"version": 4, "resources": [{"mode": "managed", "type": "a_b", "name": "c", "module": "module.é[\"\u0000\"]", "provider": "provider[\"x\"].é[-1]", "instances": [{}]}]}"#;
+        assert_eq!(read_state(ok.as_bytes()).unwrap().objects.len(), 1);
+    }
+}

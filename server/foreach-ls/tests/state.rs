@@ -1,0 +1,195 @@
+//! `--state` and local state files on the command line (`docs/state.md`): exit statuses and messages for states
+//! that cannot be read, standard input, several roots, an explicit state replacing the local one, and that a state
+//! is only ever read. The findings themselves are tested by the fixtures under `testdata/state/`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run_with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_foreach-ls"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("TF_WORKSPACE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    run_with_stdin(dir, args, b"")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A root module whose provider no longer has the key `eu`, without a local state.
+const CONFIG: &str =
+    "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"us\"])\n  region   = each.key\n}\n";
+
+/// A state binding one bucket to `aws.by_region["eu"]`.
+const STATE: &str = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+  {"mode": "managed", "type": "aws_s3_bucket", "name": "b", "instances": [
+    {"attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"].by_region[\"eu\"]"}]}]}"#;
+
+fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let target = dir.path().join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_state_given_explicitly_that_cannot_be_read_exits_two_saying_why() {
+    let cases: &[(&str, &str)] = &[
+        ("not json\n", "it is not valid JSON"),
+        (&STATE[..STATE.len() / 2], "it ends in the middle of the JSON"),
+        (r#"{"version": 3, "modules": []}"#, "it has state format version 3"),
+        (
+            r#"{"encrypted_data": "AAAA", "encryption_version": "v0", "meta": {}}"#,
+            "pass the decrypted output of `tofu state pull`",
+        ),
+        (r#"{"serial": 1}"#, "it has no `version` attribute"),
+    ];
+    for (text, why) in cases {
+        let w = workspace(&[("main.tf", CONFIG), ("s.tfstate", text)]);
+        for command in ["check", "inspect"] {
+            let o = run_in(w.path(), &[command, ".", "--state", "s.tfstate"]);
+            assert_eq!(o.status.code(), Some(2), "{command} {text}: {}", stdout(&o));
+            let err = stderr(&o);
+            assert!(err.starts_with("foreach-ls: cannot read state s.tfstate: "), "{err}");
+            assert!(err.contains(why), "{why}: {err}");
+            assert!(stdout(&o).is_empty(), "nothing is checked: {}", stdout(&o));
+        }
+    }
+    let w = workspace(&[("main.tf", CONFIG)]);
+    let o = run_in(w.path(), &["check", "--state", "missing.tfstate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("foreach-ls: cannot read state missing.tfstate: "), "{}", stderr(&o));
+}
+
+#[test]
+fn the_state_can_come_from_standard_input() {
+    let w = workspace(&[("main.tf", CONFIG)]);
+    let o = run_with_stdin(w.path(), &["check", "--state", "-", "--no-color"], STATE.as_bytes());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stdout(&o).contains("error[provider-instance-removed-with-resources]"), "{}", stdout(&o));
+    let o = run_with_stdin(w.path(), &["check", "--state", "-"], b"{");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("foreach-ls: cannot read state from standard input: "), "{}", stderr(&o));
+    let o = run_with_stdin(w.path(), &["check", "--state", "-", "--state", "-"], STATE.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("only once"), "{}", stderr(&o));
+}
+
+#[test]
+fn several_roots_take_root_dir_equals_file() {
+    let w = workspace(&[("a/main.tf", CONFIG), ("b/main.tf", CONFIG), ("a.tfstate", STATE)]);
+    let o = run_in(w.path(), &["check", "a", "b", "--state", "a.tfstate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("write `--state ROOT_DIR=FILE`"), "{}", stderr(&o));
+
+    let o = run_in(w.path(), &["check", "a", "b", "--state", "a=a.tfstate", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let found: Vec<&str> = v["diagnostics"].as_array().unwrap().iter().map(|d| d["file"].as_str().unwrap()).collect();
+    assert_eq!(found, ["a/main.tf"], "only root `a` has the state");
+
+    // The state of a directory that is no root module is a mistake, not silently unused.
+    let w = workspace(&[
+        ("main.tf", "module \"c\" {\n  source = \"./child\"\n}\n"),
+        ("child/main.tf", CONFIG),
+        ("s.tfstate", STATE),
+    ]);
+    let o = run_in(w.path(), &["check", ".", "--state", "child=s.tfstate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("holds no root module"), "{}", stderr(&o));
+}
+
+#[test]
+fn the_local_state_is_used_unless_a_state_is_given() {
+    let w = workspace(&[("main.tf", CONFIG), ("terraform.tfstate", STATE), ("empty.tfstate", "")]);
+    let o = run_in(w.path(), &["check", "--no-color"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("error[provider-instance-removed-with-resources]"), "{}", stdout(&o));
+    // An empty state (OpenTofu's "no state") replaces it.
+    let o = run_in(w.path(), &["check", "--state", "empty.tfstate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn a_local_state_that_cannot_be_read_is_a_warning_and_the_check_goes_on() {
+    let w = workspace(&[("main.tf", CONFIG), ("terraform.tfstate", "{\"version\": 4, \"resources\": [")]);
+    let o = run_in(w.path(), &["check", "--no-color"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("warning[unreadable-state]"), "{}", stdout(&o));
+    let o = run_in(w.path(), &["check", "--deny-warnings"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn states_are_never_written() {
+    let w = workspace(&[("main.tf", CONFIG), ("terraform.tfstate", STATE), ("s.tfstate", STATE)]);
+    let before: Vec<_> = ["terraform.tfstate", "s.tfstate"]
+        .iter()
+        .map(|f| std::fs::metadata(w.path().join(f)).unwrap().modified().unwrap())
+        .collect();
+    run_in(w.path(), &["check", "--fix"]);
+    run_in(w.path(), &["check", "--state", "s.tfstate", "--fix"]);
+    run_in(w.path(), &["inspect", "--state", "s.tfstate"]);
+    for (f, modified) in ["terraform.tfstate", "s.tfstate"].iter().zip(before) {
+        assert_eq!(std::fs::read_to_string(w.path().join(f)).unwrap(), STATE);
+        assert_eq!(std::fs::metadata(w.path().join(f)).unwrap().modified().unwrap(), modified);
+    }
+    let names: Vec<String> =
+        std::fs::read_dir(w.path()).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    assert!(!names.iter().any(|n| n.contains("backup") || n.starts_with(".terraform")), "{names:?}");
+}
+
+#[test]
+fn the_fixture_states_give_the_documented_exit_statuses() {
+    let dir = repo().join("testdata/state/instance-removed");
+    let o = run_in(&dir, &["check"]);
+    assert_eq!(o.status.code(), Some(1));
+    let dir = repo().join("testdata/state/no-trap");
+    let o = run_in(&dir, &["check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn inspect_counts_the_resource_instances_the_state_binds_to_each_provider_instance() {
+    let dir = repo().join("testdata/state/two-levels");
+    let o = run_in(&dir, &["inspect", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let p = &v["providers"][0];
+    assert_eq!(p["instances"][0]["key"], "us");
+    assert_eq!(p["instances"][0]["state_resource_instances"], 1);
+    let state = p["state"].as_array().unwrap();
+    let eu = state.iter().find(|s| s["key"] == "eu").unwrap();
+    assert_eq!((eu["resource_instances"].as_u64(), eu["in_configuration"].as_bool()), (Some(1), Some(false)));
+    let quoted = state.iter().find(|s| s["key"] == "x${y}").unwrap();
+    assert_eq!(quoted["in_configuration"], true);
+
+    // Without a state: `null`, not zero.
+    let w = workspace(&[("main.tf", CONFIG)]);
+    let v: serde_json::Value = serde_json::from_slice(&run_in(w.path(), &["inspect"]).stdout).unwrap();
+    assert!(v["providers"][0]["state"].is_null());
+    assert!(v["providers"][0]["instances"][0]["state_resource_instances"].is_null());
+}

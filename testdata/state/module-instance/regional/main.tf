@@ -1,0 +1,6 @@
+resource "aws_s3_bucket" "b" {
+}
+
+resource "aws_s3_bucket" "c" {
+  count = 1
+}

@@ -1,0 +1,5 @@
+resource "aws_instance" "web" {
+  lifecycle {
+    create_before_destroy = true
+  }
+}
