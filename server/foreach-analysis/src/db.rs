@@ -149,6 +149,13 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
     Arc::new(summary)
 }
 
+/// The module calls of a directory's module, which is all the module tree reads of most modules: an edit elsewhere
+/// in the module (a resource body, a local) stops here instead of rebuilding the tree.
+#[salsa::tracked(returns(clone))]
+pub fn module_calls(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Arc<crate::model::items::ModuleCall>>> {
+    Arc::new(module(db, dir).module_calls.clone())
+}
+
 /// The merged configuration of a module directory.
 #[salsa::tracked(returns(clone))]
 pub fn module(db: &dyn Db, dir: ModuleDir) -> Arc<Module> {

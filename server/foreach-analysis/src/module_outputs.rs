@@ -32,17 +32,28 @@ pub fn module_output_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> 
         for child in &node.children {
             let CallTarget::Node(id) = child.target else { continue };
             let child_dir = tree.node(id).dir;
-            if !done.insert((node.dir, child.call.as_str(), child_dir)) || !complete(db, child_dir) {
-                continue;
+            if done.insert((node.dir, child.call.as_str(), child_dir)) {
+                out.extend(call_output_checks(db, node.dir, child.call.clone(), child_dir).iter().cloned());
             }
-            let parent = module(db, node.dir);
-            let Some(call) = parent.module_call(&child.call) else { continue };
-            let refs = output_references(db, node.dir);
-            let file_text = |id| file_text(db, node.dir, id);
-            let sites = refs.iter().map(|(file, r)| (*file, r));
-            check_outputs(call, &module(db, child_dir), sites, &file_text, &mut out);
         }
     }
+    Arc::new(out)
+}
+
+/// The checks of one call from `parent` that loads `child`: a query of its own, so that an edit re-checks only the
+/// calls of the edited module and the calls that load it.
+#[salsa::tracked(returns(clone))]
+fn call_output_checks(db: &dyn Db, parent: ModuleDir, call: String, child: ModuleDir) -> Arc<Vec<Diagnostic>> {
+    let mut out = Vec::new();
+    if !complete(db, child) {
+        return Arc::new(out);
+    }
+    let parent_module = module(db, parent);
+    let Some(call) = parent_module.module_call(&call) else { return Arc::new(out) };
+    let refs = output_references(db, parent);
+    let file_text = |id| file_text(db, parent, id);
+    let sites = refs.iter().filter(|(_, r)| r.attr(0) == Some(call.name.as_str())).map(|(file, r)| (*file, r));
+    check_outputs(call, &module(db, child), sites, &file_text, &mut out);
     Arc::new(out)
 }
 

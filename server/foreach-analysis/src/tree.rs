@@ -13,7 +13,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::base::FileRange;
-use crate::db::{Db, ModuleDir, Workspace, dir_index, module};
+use crate::db::{Db, ModuleDir, Workspace, dir_index, module_calls};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::budget::Budget;
 use crate::eval::{EvalContext, Evaluator, ModuleScope};
@@ -123,7 +123,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> Arc<ModuleTree> {
         .collect();
     let mut called: HashSet<String> = HashSet::new();
     for dir in &config_dirs {
-        for call in &module(db, *dir).module_calls {
+        for call in module_calls(db, *dir).iter() {
             if let SourceDir::Dir(target) = call_source(dir.path(db), call) {
                 match index.get(&target) {
                     Some(d) if d.path(db) != dir.path(db) => {
@@ -254,9 +254,9 @@ impl Builder<'_> {
     fn expand(&mut self, node_id: NodeId, root: ModuleDir, manifest: &HashMap<String, String>) -> Vec<NodeId> {
         let db = self.db;
         let node = self.tree.node(node_id).clone();
-        let module = module(db, node.dir);
+        let calls = module_calls(db, node.dir);
         let mut new_children = Vec::new();
-        for call in &module.module_calls {
+        for call in calls.iter() {
             let mut call_path = node.call_path.clone();
             call_path.push(call.name.clone());
             let address = call_path.iter().map(|c| format!("module.{c}")).collect::<Vec<_>>().join(".");
