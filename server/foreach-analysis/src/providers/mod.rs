@@ -113,13 +113,17 @@ pub fn tree_provider_checks(db: &dyn Db, ws: Workspace) -> std::sync::Arc<Vec<Di
 }
 
 /// The calls from the root down to `node`, innermost first, each with the path of calls between it and the node.
-fn ancestor_calls(db: &dyn Db, tree: &ModuleTree, node: &crate::tree::TreeNode) -> Vec<(ModuleCall, String)> {
+fn ancestor_calls(
+    db: &dyn Db,
+    tree: &ModuleTree,
+    node: &crate::tree::TreeNode,
+) -> Vec<(std::sync::Arc<ModuleCall>, String)> {
     let mut out = Vec::new();
     let mut n = node;
     let mut below: Vec<String> = Vec::new();
     while let Some(parent) = n.parent {
-        let pm = module(db, tree.node(parent).dir);
-        if let Some(call) = n.call_path.last().and_then(|c| pm.module_call(c)) {
+        let calls = crate::db::module_calls(db, tree.node(parent).dir);
+        if let Some(call) = n.call_path.last().and_then(|c| calls.iter().find(|m| &m.name == c)) {
             let via = below.iter().rev().map(|c| format!("module.{c}")).collect::<Vec<_>>().join(".");
             out.push((call.clone(), via));
         }

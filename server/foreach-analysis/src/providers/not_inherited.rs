@@ -21,7 +21,7 @@ use crate::db::{Db, ModuleDir, SourceFile, Workspace, module, parse};
 use crate::diagnostics::{Code, Diagnostic, Related};
 use crate::fixes::pass_alias::{Declaration, Pass, declare_and_pass};
 use crate::model::module::Module;
-use crate::providers::config::{ConfigTarget, RefOwner, module_references, resolve_config};
+use crate::providers::config::{ConfigTarget, RefOwner, dir_references, module_references, resolve_config};
 use crate::tree::module_tree;
 
 /// Rewrites the `unknown-provider-config` errors in `diags` whose configuration a caller declares, and drops those
@@ -47,8 +47,8 @@ pub fn refine(db: &dyn Db, ws: Workspace, diags: &mut Vec<Diagnostic>) {
             continue;
         }
         let child = module(db, *dir);
-        let (refs, _) = module_references(&child);
-        for site in &refs {
+        let refs = dir_references(db, *dir);
+        for site in refs.iter() {
             let r = &site.reference;
             let Some((alias, alias_range)) = &r.alias else { continue };
             let location = FileRange::new(r.file, r.name_range.cover(*alias_range));
@@ -101,7 +101,7 @@ fn every_call_passes(db: &dyn Db, callers: &[Option<(ModuleDir, String)>], addre
         && callers.iter().all(|c| {
             let Some((pdir, call)) = c else { return false };
             let pm = module(db, *pdir);
-            module_references(&pm).0.iter().any(|site| {
+            dir_references(db, *pdir).iter().any(|site| {
                 matches!(&site.owner, RefOwner::ModuleCall(ci, key)
                     if key == address && pm.module_calls.get(*ci).is_some_and(|c| &c.name == call))
             })
