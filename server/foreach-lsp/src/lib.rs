@@ -12,6 +12,7 @@ pub mod documents;
 pub mod handlers;
 pub mod pull_config;
 pub mod state;
+pub mod state_files;
 pub mod test_hooks;
 pub mod transport;
 pub mod workspace;

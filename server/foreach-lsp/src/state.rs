@@ -4,7 +4,7 @@
 //! blocking thread (salsa cancels the snapshots still running, which then unwind with `Cancelled`). A snapshot is
 //! never held across an `.await`, so a write can always finish.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,11 +30,18 @@ pub struct Host {
     /// the first indexing is installed. Diagnostics are published only for files in these directories: until its
     /// module is loaded, a document's siblings are missing and their names would be reported as undefined.
     pub listed_dirs: Option<Arc<HashSet<String>>>,
+    /// The state files the `state` setting gives root modules, by root directory (`state_files.rs`).
+    pub configured_states: BTreeMap<String, String>,
 }
 
 impl Host {
     fn new() -> Host {
-        Host { host: AnalysisHost::new(), versions: HashMap::new(), listed_dirs: None }
+        Host {
+            host: AnalysisHost::new(),
+            versions: HashMap::new(),
+            listed_dirs: None,
+            configured_states: BTreeMap::new(),
+        }
     }
 
     pub fn is_listed(&self, dir: &str) -> bool {

@@ -20,11 +20,13 @@ pub use address::{ModuleStep, ProviderInstanceAddr, StateKey};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RootState {
     Bindings(Arc<StateBindings>),
-    /// A state file found next to the root (not given explicitly) that could not be read: reported as
-    /// `unreadable-state`, and the root is checked without state.
+    /// A state file that could not be read: reported as `unreadable-state`, and the root is checked without
+    /// state. Either found next to the root, or (`configured`) named by an editor's `state` setting; a state given
+    /// with `--state` that cannot be read stops the command instead.
     Unreadable {
         path: String,
         why: String,
+        configured: bool,
     },
 }
 
