@@ -15,6 +15,7 @@ pub mod state;
 pub mod state_files;
 pub mod test_hooks;
 pub mod transport;
+pub mod watch;
 pub mod workspace;
 
 pub use backend::Backend;

@@ -32,6 +32,9 @@ pub struct Host {
     pub listed_dirs: Option<Arc<HashSet<String>>>,
     /// The state files the `state` setting gives root modules, by root directory (`state_files.rs`).
     pub configured_states: BTreeMap<String, String>,
+    /// The state file each root module's state was last read from, and whether the setting names it (a root
+    /// without one has no state); compared after files change on disk (`state_files::refresh`).
+    pub state_sources: BTreeMap<String, (String, bool)>,
 }
 
 impl Host {
@@ -41,6 +44,7 @@ impl Host {
             versions: HashMap::new(),
             listed_dirs: None,
             configured_states: BTreeMap::new(),
+            state_sources: BTreeMap::new(),
         }
     }
 
@@ -95,6 +99,8 @@ pub struct ClientCaps {
     pub snippets: bool,
     /// `workspace.configuration`: settings can be pulled per workspace folder (`pull_config.rs`).
     pub configuration: bool,
+    /// `didChangeWatchedFiles.relativePatternSupport`: a watcher can be relative to any directory (`watch.rs`).
+    pub relative_patterns: bool,
 }
 
 pub struct State {
@@ -113,6 +119,11 @@ pub struct State {
     pub shutdown_requested: AtomicBool,
     /// Test-only hooks (`test_hooks.rs`); always off in normal use.
     pub test_hooks: bool,
+    /// Held while state files are re-read after a change on disk, so that an older read never lands after a newer
+    /// one (the reading itself is done outside the host lock).
+    pub state_reads: Mutex<()>,
+    /// The configured state files the client has been asked to watch (`watch.rs`).
+    pub watched_states: Mutex<Vec<String>>,
     /// The session's background tasks (the diagnostics loop, indexing, delayed edits, watcher registration), aborted
     /// when the session ends: the diagnostics loop waits for changes forever, and with it the whole state (the
     /// analysis database, the documents) would outlive [`serve`](crate::serve) in a process that goes on running.
@@ -146,6 +157,8 @@ impl State {
             index_generation: std::sync::atomic::AtomicU64::new(0),
             shutdown_requested: AtomicBool::new(false),
             test_hooks,
+            state_reads: Mutex::new(()),
+            watched_states: Mutex::new(Vec::new()),
             background: std::sync::Mutex::new(Vec::new()),
         }
     }

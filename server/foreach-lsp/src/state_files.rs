@@ -6,15 +6,23 @@
 //! workspace is indexed. The CLI's errors map to the editor as warnings: a configured file that cannot be read is
 //! the `unreadable-state` warning on its root (as a local one is), and an entry that names no root module is a
 //! warning message, since it has no file to be shown in.
+//!
+//! State files are watched (`watch.rs`): when one changes, is created or deleted, only the states of the roots
+//! that use it are read again and sent as `Change::states`; nothing is re-indexed.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
+use std::sync::atomic::Ordering;
 
-use foreach_analysis::Change;
+use foreach_analysis::{AnalysisHost, Change};
 use foreach_load::path_string;
+use foreach_load::state::read_root_state;
 
 use crate::config::Config;
-use crate::state::Root;
+use crate::state::{Root, State};
+
+/// Root module directory -> the state file it uses and whether the setting names it.
+pub type Sources = BTreeMap<String, (String, bool)>;
 
 /// The configured state files, and the entries of the setting that apply to no root module.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -84,11 +92,61 @@ pub fn configured(roots: &[Root], config: &Config, root_dirs: &HashSet<String>) 
 /// The change that gives the configured roots their states (read now; an unreadable file is `unreadable-state`).
 pub fn read_configured(files: &BTreeMap<String, String>) -> Change {
     Change {
-        states: files
-            .iter()
-            .map(|(root, file)| (root.clone(), foreach_load::state::read_root_state(file, true)))
-            .collect(),
+        states: files.iter().map(|(root, file)| (root.clone(), read_root_state(file, true))).collect(),
         ..Change::default()
+    }
+}
+
+/// The state file of every root module: the configured one, else its local one (none with another backend).
+pub fn sources(host: &AnalysisHost, configured: &BTreeMap<String, String>) -> Sources {
+    let mut out: Sources = host.local_state_paths().into_iter().map(|(root, file)| (root, (file, false))).collect();
+    for (root, file) in configured {
+        out.insert(root.clone(), (file.clone(), true));
+    }
+    out
+}
+
+/// What to read again after files changed on disk: the roots whose state file is among `changed` or is not the
+/// one read before (a `backend` block was edited), and the roots that no longer have one.
+fn plan(old: &Sources, new: &Sources, changed: &HashSet<String>) -> (Vec<(String, String, bool)>, Vec<String>) {
+    let read = new
+        .iter()
+        .filter(|(root, source)| changed.contains(&source.0) || old.get(*root) != Some(source))
+        .map(|(root, (file, configured))| (root.clone(), file.clone(), *configured))
+        .collect();
+    let removed = old.keys().filter(|root| !new.contains_key(*root)).cloned().collect();
+    (read, removed)
+}
+
+/// Applies `files` (OpenTofu files changed on disk), then re-reads the states `plan` names and drops the others'.
+/// The states are read outside the host lock, one refresh at a time; an indexing started meanwhile reads them all
+/// itself, and this refresh's result is dropped.
+pub fn refresh(state: &State, files: Change, changed: &HashSet<String>) {
+    let _one_at_a_time = state.state_reads.lock().unwrap_or_else(|e| e.into_inner());
+    let generation = state.index_generation.load(Ordering::SeqCst);
+    let (read, removed) = {
+        let mut host = state.lock_host();
+        host.host.apply_change(files);
+        if host.listed_dirs.is_none() {
+            // Not indexed yet: the indexing reads every state.
+            return;
+        }
+        let new = sources(&host.host, &host.configured_states);
+        let plan = plan(&host.state_sources, &new, changed);
+        host.state_sources = new;
+        plan
+    };
+    if read.is_empty() && removed.is_empty() {
+        return;
+    }
+    let mut states: Vec<_> = removed.into_iter().map(|root| (root, None)).collect();
+    for (root, file, configured) in read {
+        tracing::info!("reading the state of `{root}` again from `{file}`");
+        states.push((root, read_root_state(&file, configured)));
+    }
+    let mut host = state.lock_host();
+    if state.index_generation.load(Ordering::SeqCst) == generation {
+        host.host.apply_change(Change { states, ..Change::default() });
     }
 }
 
@@ -105,6 +163,28 @@ pub fn canonical_file(path: &Path) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_state_is_read_again_when_its_file_changed_or_another_file_is_used() {
+        let source = |f: &str, c: bool| (f.to_string(), c);
+        let old: Sources = [("/a".into(), source("/a/terraform.tfstate", false)), ("/b".into(), source("/s", true))]
+            .into_iter()
+            .collect();
+        let changed: HashSet<String> = ["/a/terraform.tfstate".to_string()].into_iter().collect();
+        let (read, removed) = plan(&old, &old, &changed);
+        assert_eq!(read, [("/a".to_string(), "/a/terraform.tfstate".to_string(), false)]);
+        assert!(removed.is_empty());
+        // `a` selected another workspace, `b` has a backend that keeps no local state, `c` is new.
+        let new: Sources = [
+            ("/a".into(), source("/a/terraform.tfstate.d/prod/terraform.tfstate", false)),
+            ("/c".into(), source("/c/terraform.tfstate", false)),
+        ]
+        .into_iter()
+        .collect();
+        let (read, removed) = plan(&old, &new, &HashSet::new());
+        assert_eq!(read.len(), 2);
+        assert_eq!(removed, ["/b"]);
+    }
 
     #[test]
     fn a_file_for_the_folder_or_a_map_of_root_directories() {

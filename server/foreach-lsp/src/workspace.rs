@@ -50,11 +50,13 @@ pub async fn index(state: &Arc<State>) {
         let files = host.file_count();
         let mut guard = s.lock_host();
         if s.index_generation.load(Ordering::SeqCst) != generation {
-            return (files, Vec::new(), false);
+            return (files, Vec::new(), None);
         }
         guard.host = host;
         guard.versions.clear();
         guard.listed_dirs = Some(Arc::new(listed_dirs));
+        guard.state_sources = crate::state_files::sources(&guard.host, &configured.files);
+        let watched: Vec<String> = configured.files.values().cloned().collect();
         guard.configured_states = configured.files;
         // Open buffers override the disk; the directories of those outside the folders are loaded too.
         let mut change = Change::default();
@@ -67,17 +69,20 @@ pub async fn index(state: &Arc<State>) {
         let open: Vec<String> = change.files.iter().map(|(p, _)| p.clone()).collect();
         guard.list_document_dirs(&open);
         guard.host.apply_change(change);
-        (files, warnings, true)
+        (files, warnings, Some(watched))
     })
     .await;
     match result {
-        Ok((_, _, false)) => {
+        Ok((_, _, None)) => {
             tracing::debug!("a newer indexing superseded this one");
             if let Some(p) = progress {
                 p.finish_with_message("superseded").await;
             }
         }
-        Ok((files, warnings, true)) => {
+        Ok((files, warnings, Some(watched))) => {
+            // In the background: a client slow to answer must not hold back the diagnostics.
+            let s = Arc::clone(state);
+            state.spawn_background(async move { crate::watch::register_configured(&s, watched).await });
             for w in warnings {
                 tracing::warn!("{w}");
                 state.client.show_message(MessageType::WARNING, format!("foreach-ls: {w}")).await;

@@ -86,3 +86,99 @@ async fn root_directories_mapped_to_states_replace_local_files_and_errors_are_wa
     c.diagnostics_for(&prod, |d| d.is_empty()).await;
     c.shutdown().await;
 }
+
+/// Client capabilities that let the server register file watchers.
+fn watching() -> Value {
+    json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true, "relativePatternSupport": true}}})
+}
+
+/// Tells the server a file was created (1), changed (2) or deleted (3).
+async fn file_event(c: &mut TestClient, path: &std::path::Path, typ: u8) {
+    c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri(path), "type": typ}]})).await;
+}
+
+/// The next `client/registerCapability` whose first registration has this id, answered; its watchers.
+async fn registration(c: &mut TestClient, id: &str) -> Vec<Value> {
+    let r =
+        c.wait_for(|m| m["method"] == "client/registerCapability" && m["params"]["registrations"][0]["id"] == id).await;
+    c.respond(&r, Value::Null).await;
+    r["params"]["registrations"][0]["registerOptions"]["watchers"].as_array().cloned().unwrap_or_default()
+}
+
+/// A file whose diagnostic says the workspace has been indexed.
+const MARKER: &str = "locals {\n  a = local.nope\n}\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_state_file_written_or_deleted_is_read_again_without_reindexing() {
+    let ws = workspace(&[("main.tf", CONFIG), ("other.tf", MARKER)]);
+    let root = canonical(&ws);
+    let (main, other) = (uri(&root.join("main.tf")), uri(&root.join("other.tf")));
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": watching(),
+               "workspaceFolders": [{"uri": uri(&root), "name": "ws"}]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    let watchers = registration(&mut c, "foreach-ls/watch").await;
+    assert!(watchers.iter().any(|w| w["globPattern"] == "**/*.tfstate"), "{watchers:?}");
+    c.diagnostics_for(&other, |d| !d.is_empty()).await;
+    // Fixed on disk without telling the server: a re-indexing would clear it.
+    std::fs::write(root.join("other.tf"), "locals {\n  a = 1\n}\n").unwrap();
+
+    let state_file = root.join("terraform.tfstate");
+    std::fs::write(&state_file, STATE).unwrap();
+    file_event(&mut c, &state_file, 1).await;
+    c.diagnostics_for(&main, has(REMOVED)).await;
+    std::fs::remove_file(&state_file).unwrap();
+    file_event(&mut c, &state_file, 3).await;
+    c.diagnostics_for(&main, |d| d.is_empty()).await;
+    let cleared = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == other.as_str()
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.is_empty())
+    });
+    assert!(cleared.is_empty(), "only the state was read again, not the workspace: {cleared:?}");
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_selected_workspace_state_and_a_configured_state_are_watched() {
+    let ws = workspace(&[("a/main.tf", CONFIG), ("b/main.tf", CONFIG)]);
+    let root = canonical(&ws);
+    let (a, b) = (uri(&root.join("a/main.tf")), uri(&root.join("b/main.tf")));
+    let settings = json!({"workspace": "prod", "state": {"b": "pulled.json"}});
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": watching(), "initializationOptions": settings,
+               "workspaceFolders": [{"uri": uri(&root), "name": "ws"}]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    registration(&mut c, "foreach-ls/watch").await;
+    // b's configured state does not exist yet.
+    let d = c.diagnostics_for(&b, |d| !d.is_empty()).await;
+    assert_eq!(codes(&d), ["unreadable-state"], "{d:?}");
+    let watchers = registration(&mut c, "foreach-ls/watch-states").await;
+    assert_eq!(watchers.len(), 1, "{watchers:?}");
+    assert_eq!(watchers[0]["globPattern"]["pattern"], "pulled.json");
+    assert_eq!(watchers[0]["globPattern"]["baseUri"], uri(&root));
+
+    let selected = root.join("a/terraform.tfstate.d/prod/terraform.tfstate");
+    std::fs::create_dir_all(selected.parent().unwrap()).unwrap();
+    std::fs::write(&selected, STATE).unwrap();
+    file_event(&mut c, &selected, 1).await;
+    c.diagnostics_for(&a, has(REMOVED)).await;
+
+    let pulled = root.join("pulled.json");
+    std::fs::write(&pulled, STATE).unwrap();
+    file_event(&mut c, &pulled, 1).await;
+    let d = c.diagnostics_for(&b, has(REMOVED)).await;
+    assert_eq!(codes(&d), [REMOVED], "{d:?}");
+    std::fs::remove_file(&pulled).unwrap();
+    file_event(&mut c, &pulled, 3).await;
+    c.diagnostics_for(&b, has("unreadable-state")).await;
+    c.shutdown().await;
+}
