@@ -46,6 +46,13 @@ async fn the_state_setting_gives_a_root_its_state() {
     let d = c.diagnostics_for(&main, |d| !d.is_empty()).await;
     assert_eq!(codes(&d), [REMOVED], "{d:?}");
     assert_eq!(d[0]["range"]["start"], json!({"line": 2, "character": 13}));
+    // Hover on the `for_each` counts what the state binds to each instance, and to those no longer there.
+    let hover = c
+        .request("textDocument/hover", json!({"textDocument": {"uri": main}, "position": {"line": 2, "character": 16}}))
+        .await;
+    let md = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("- `\"us\"`: region = \"us\" · no resource instances in the state\n"), "{md}");
+    assert!(md.contains("- `[\"eu\"]`: 1 resource instance\n"), "{md}");
     // Without the setting there is no state (no local file): the finding goes.
     c.notify("workspace/didChangeConfiguration", json!({"settings": {}})).await;
     c.diagnostics_for(&main, |d| d.is_empty()).await;

@@ -193,6 +193,24 @@ pub fn local_state_paths(db: &dyn crate::db::Db, ws: crate::db::Workspace) -> Ve
     out
 }
 
+/// A root's readable state and how many resource instances it binds to each of its provider instances (by index).
+pub type RootCounts = (Arc<StateBindings>, Arc<[usize]>);
+
+/// [`RootCounts`] of every root module whose state could be read, by root directory. Memoised: hover asks on every
+/// provider reference, and counting is linear in the state.
+#[salsa::tracked(returns(clone))]
+pub fn state_counts(db: &dyn crate::db::Db, ws: crate::db::Workspace) -> Arc<HashMap<String, RootCounts>> {
+    let counts = ws
+        .states(db)
+        .iter()
+        .filter_map(|(root, state)| match state {
+            RootState::Bindings(b) => Some((root.clone(), (b.clone(), Arc::from(b.instances_per_provider())))),
+            RootState::Unreadable { .. } => None,
+        })
+        .collect();
+    Arc::new(counts)
+}
+
 impl StateBindings {
     /// For each provider instance (by index), how many resource instances are bound to it; the deposed objects of
     /// an instance count with it.
