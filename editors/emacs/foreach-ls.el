@@ -13,7 +13,7 @@
 (add-to-list 'eglot-server-programs
              '((terraform-mode terraform-ts-mode hcl-mode)
                . ("foreach-ls" "serve"
-                  ;; Settings, as in docs/lsp.md#settings: var files and values per root, severities, ...
+                  ;; Settings, as in docs/lsp.md#settings: var files and values per root, severities, state files, ...
                   :initializationOptions (:varFiles []))))
 
 (add-hook 'terraform-mode-hook #'eglot-ensure)

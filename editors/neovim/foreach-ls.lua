@@ -22,6 +22,7 @@ vim.lsp.config('foreach_ls', {
     -- varFiles = { 'prod.tfvars' },
     -- variables = { environment = 'prod' },
     -- severity = { ['too-similar-for-each'] = 'off' },
+    -- state = 'pulled.tfstate', -- or { ['envs/prod'] = 'prod.tfstate' }: the state to check against (docs/state.md)
   },
 })
 vim.lsp.enable('foreach_ls')

@@ -13,5 +13,6 @@ return {
     -- varFiles = { 'prod.tfvars' },
     -- variables = { environment = 'prod' },
     -- severity = { ['too-similar-for-each'] = 'off' },
+    -- state = 'pulled.tfstate', -- or { ['envs/prod'] = 'prod.tfstate' }: the state to check against (docs/state.md)
   },
 }

@@ -13,9 +13,12 @@ export interface Settings {
   workspace: string;
   severity: Record<string, string>;
   exclude: string[];
+  /** `foreachLs.state`: a state file for the folder's root module, or root directory -> state file; `''`: none. */
+  state: StateSetting;
   /**
-   * Per workspace folder (keyed by its URI): `foreachLs.varFiles` and `foreachLs.variables` where a folder's own
-   * settings differ from the window's. The server applies them after the workspace-wide ones.
+   * Per workspace folder (keyed by its URI): `foreachLs.varFiles`, `foreachLs.variables` and `foreachLs.state` where
+   * a folder's own settings differ from the window's. The server applies them after the workspace-wide ones (a
+   * folder's `state` replaces the window's).
    */
   folders: Record<string, FolderSettings>;
 }
@@ -23,7 +26,10 @@ export interface Settings {
 export interface FolderSettings {
   varFiles: string[];
   variables: Record<string, string>;
+  state: StateSetting;
 }
+
+export type StateSetting = string | Record<string, string>;
 
 export const defaultSettings: Settings = {
   path: '',
@@ -32,6 +38,7 @@ export const defaultSettings: Settings = {
   workspace: '',
   severity: {},
   exclude: [],
+  state: '',
   folders: {},
 };
 
@@ -45,6 +52,7 @@ export function initializationOptions(s: Settings): Record<string, unknown> {
     variables: s.variables,
     severity: s.severity,
     exclude: s.exclude,
+    state: s.state,
     folders: s.folders,
   };
   if (s.workspace !== '') {
@@ -67,8 +75,11 @@ export const documentSelector = [
   { scheme: 'file', pattern: '**/*.{tf,tofu,tfvars}.json' },
 ];
 
-/** Files whose changes on disk the server must hear about (it reads var files and other modules itself). */
-export const watchedFiles = '**/*.{tf,tofu,tfvars,tf.json,tofu.json,tfvars.json}';
+/**
+ * Files whose changes on disk the server must hear about (it reads var files, other modules and local state files
+ * itself; it registers watchers for the state files `foreachLs.state` names).
+ */
+export const watchedFiles = '**/*.{tf,tofu,tfvars,tf.json,tofu.json,tfvars.json,tfstate}';
 
 export interface ServerCommand {
   command: string;

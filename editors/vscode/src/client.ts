@@ -8,6 +8,7 @@ import {
   type FolderSettings,
   type ServerCommand,
   type Settings,
+  type StateSetting,
   defaultSettings,
   documentSelector,
   initializationOptions,
@@ -22,6 +23,7 @@ export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration('foreachLs');
   const varFiles = c.get<string[]>('varFiles', defaultSettings.varFiles);
   const variables = c.get<Record<string, string>>('variables', defaultSettings.variables);
+  const state = c.get<StateSetting>('state', defaultSettings.state);
   return {
     path: c.get<string>('path', defaultSettings.path),
     varFiles,
@@ -29,11 +31,12 @@ export function readSettings(): Settings {
     workspace: c.get<string>('workspace', defaultSettings.workspace),
     severity: c.get<Record<string, string>>('severity', defaultSettings.severity),
     exclude: c.get<string[]>('exclude', defaultSettings.exclude),
-    folders: folderSettings({ varFiles, variables }),
+    state,
+    folders: folderSettings({ varFiles, variables, state }),
   };
 }
 
-/** The folders whose own `varFiles`/`variables` (folder settings, resource scope) differ from the window's. */
+/** The folders whose own `varFiles`/`variables`/`state` (folder settings, resource scope) differ from the window's. */
 function folderSettings(window: FolderSettings): Record<string, FolderSettings> {
   const folders: Record<string, FolderSettings> = {};
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -41,6 +44,7 @@ function folderSettings(window: FolderSettings): Record<string, FolderSettings> 
     const own: FolderSettings = {
       varFiles: c.get<string[]>('varFiles', window.varFiles),
       variables: c.get<Record<string, string>>('variables', window.variables),
+      state: c.get<StateSetting>('state', window.state),
     };
     if (JSON.stringify(own) !== JSON.stringify(window)) {
       folders[folder.uri.toString()] = own;

@@ -40,6 +40,19 @@ const timeoutMs = 30_000;
 /** The fixture's regions plus the one its wrong key names. */
 const allRegions = '{ use1 = "us-east-1", euw1 = "eu-west-1", apse2 = "ap-southeast-2" }';
 
+/** A state with a bucket created through a provider instance the fixture no longer has. */
+const pulledState = JSON.stringify({
+  version: 4,
+  resources: [
+    {
+      mode: 'managed',
+      type: 'aws_s3_bucket',
+      name: 'old',
+      instances: [{ provider: 'provider["registry.opentofu.org/hashicorp/aws"].by_region["apne1"]' }],
+    },
+  ],
+});
+
 let ws: string;
 let mainUri: string;
 let server: ChildProcess;
@@ -58,6 +71,7 @@ before(async () => {
   ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'foreach-ls-vscode-')));
   fs.cpSync(fixture, ws, { recursive: true });
   fs.writeFileSync(path.join(ws, 'more.tfvars'), `regions = ${allRegions}\n`);
+  fs.writeFileSync(path.join(ws, 'pulled.tfstate'), pulledState);
   mainUri = pathToFileURL(path.join(ws, 'main.tf')).toString();
 
   const command = serverCommand(defaultSettings, process.env.PATH, ws);
@@ -161,10 +175,16 @@ void test('settings reach the server under the names it reads', async () => {
   await configure({});
   await diagnostics('the error back without varFiles', (d) => unknownInstance(d) !== undefined);
 
-  await configure({ folders: { [pathToFileURL(ws).toString()]: { varFiles: ['more.tfvars'], variables: {} } } });
+  await configure({ folders: { [pathToFileURL(ws).toString()]: { varFiles: ['more.tfvars'], variables: {}, state: '' } } });
   await diagnostics('the folder varFiles to define apse2', (d) => d.length === 0);
   await configure({});
   await diagnostics('the error back without folder settings', (d) => unknownInstance(d) !== undefined);
+
+  const removed = (ds: Diagnostic[]): boolean => ds.some((d) => d.code === 'provider-instance-removed-with-resources');
+  await configure({ state: 'pulled.tfstate' });
+  await diagnostics('the state setting to read pulled.tfstate', removed);
+  await configure({});
+  await diagnostics('no state without the setting', (d) => !removed(d));
 
   await configure({ severity: { 'unknown-provider-instance': 'warning' } });
   await diagnostics('the severity override', (d) => unknownInstance(d)?.severity === 2);
@@ -210,7 +230,7 @@ void test('package.json offers exactly the settings the server reads', () => {
   );
   // Tuning knobs for other clients and tests, deliberately not offered as VS Code settings.
   const notOffered = ['pullDiagnostics', 'debounceMs'];
-  // Built from the folder-scoped values of varFiles and variables, not a setting of its own.
+  // Built from the folder-scoped values of varFiles, variables and state, not a setting of its own.
   const derived = ['folders'];
   const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as {
     contributes: { configuration: { properties: Record<string, unknown> } };

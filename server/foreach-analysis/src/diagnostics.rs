@@ -179,5 +179,5 @@ codes! {
     EncryptionConfigUnresolved = "encryption-config-unresolved", Info, "an encryption argument depends on root variables without a value here";
     ProviderInstanceRemovedWithResources = "provider-instance-removed-with-resources", Error, "the state has resources created through a provider instance that the provider's for_each no longer has";
     ProviderConfigRemovedWithResources = "provider-config-removed-with-resources", Error, "the state has resources created through a provider configuration that the module no longer has";
-    UnreadableState = "unreadable-state", Warning, "a root module's local state file cannot be read, so it is checked without it";
+    UnreadableState = "unreadable-state", Warning, "a root module's state file (local, or set in the editor) cannot be read, so it is checked without it";
 }

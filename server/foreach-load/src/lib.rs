@@ -233,15 +233,9 @@ fn load_states(host: &mut AnalysisHost, given: &[PathBuf], options: &[StateOptio
         if states.contains_key(&root) {
             continue;
         }
-        let state = match std::fs::read(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => RootState::Unreadable { path, why: e.to_string() },
-            Ok(bytes) => match state::read_state(&bytes) {
-                Ok(bindings) => RootState::Bindings(Arc::new(bindings)),
-                Err(why) => RootState::Unreadable { path, why },
-            },
-        };
-        states.insert(root, state);
+        if let Some(state) = state::read_root_state(&path, false) {
+            states.insert(root, state);
+        }
     }
     if !states.is_empty() {
         host.apply_change(Change {

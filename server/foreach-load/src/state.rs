@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use foreach_analysis::state::{StateBindings, StateBuilder, StateKey};
+use foreach_analysis::state::{RootState, StateBindings, StateBuilder, StateKey};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
@@ -43,6 +43,22 @@ pub fn read_state(bytes: &[u8]) -> Result<StateBindings, String> {
         return Err(why);
     }
     Ok(builder.finish())
+}
+
+/// Reads the state file at `path` for a root module. A local state file (found next to the root) that does not
+/// exist means no state (`None`); a `configured` one (named by an editor setting) must exist. Any other failure is
+/// [`RootState::Unreadable`], which the analysis reports as `unreadable-state` and checks the root without state:
+/// only a state given with `--state` stops the command, and the caller handles that itself.
+pub fn read_root_state(path: &str, configured: bool) -> Option<RootState> {
+    let unreadable = |why: String| Some(RootState::Unreadable { path: path.to_string(), why, configured });
+    match std::fs::read(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && !configured => None,
+        Err(e) => unreadable(e.to_string()),
+        Ok(bytes) => match read_state(&bytes) {
+            Ok(bindings) => Some(RootState::Bindings(std::sync::Arc::new(bindings))),
+            Err(why) => unreadable(why),
+        },
+    }
 }
 
 /// The top-level fields that decide whether the file is a state foreach-ls can read.
@@ -317,6 +333,25 @@ mod tests {
         assert!(err(&bad_provider).contains("invalid provider address"), "{}", err(&bad_provider));
         assert!(err(&format!("{full} trailing")).contains("not valid JSON"));
         assert!(read_state(b"  \n").unwrap().objects.is_empty());
+    }
+
+    #[test]
+    fn a_missing_file_is_no_state_only_when_local() {
+        let dir = std::env::temp_dir().join(format!("foreach-load-state-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let missing = dir.join("missing.tfstate");
+        let missing = missing.to_str().unwrap();
+        assert_eq!(read_root_state(missing, false), None);
+        assert!(matches!(read_root_state(missing, true), Some(RootState::Unreadable { configured: true, .. })));
+        let bad = dir.join("bad.tfstate");
+        std::fs::write(&bad, "{").unwrap();
+        let read = read_root_state(bad.to_str().unwrap(), false);
+        assert!(
+            matches!(&read, Some(RootState::Unreadable { why, configured: false, .. }) if why.contains("truncated"))
+        );
+        std::fs::write(&bad, state("")).unwrap();
+        assert!(matches!(read_root_state(bad.to_str().unwrap(), true), Some(RootState::Bindings(_))));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

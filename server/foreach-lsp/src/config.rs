@@ -1,5 +1,5 @@
 //! Server settings, from `initializationOptions` and `workspace/didChangeConfiguration`: extra var files,
-//! variable values, severity overrides per code, the `terraform.workspace` value, exclude globs.
+//! variable values, severity overrides per code, the `terraform.workspace` value, exclude globs, state files.
 //!
 //! Settings are accepted either bare or under a `foreachLs` key (what VS Code sends for the `foreachLs.*`
 //! section). Unknown keys are ignored; a malformed value keeps the default for that key.
@@ -27,8 +27,31 @@ pub struct Config {
     pub pull_diagnostics: bool,
     /// Quiet time before diagnostics are recomputed after a change, in milliseconds (at most 50).
     pub debounce_ms: Option<u64>,
+    /// The state each root module is checked against, instead of its local state file (`state_files.rs`).
+    pub state: Option<StateSetting>,
     /// Settings of one workspace folder, keyed by the folder's URI, absolute path or name.
     pub folders: BTreeMap<String, FolderConfig>,
+}
+
+/// The `state` setting, as `--state` takes it: a state file for the root module at the workspace folder, or root
+/// directories and their state files (`--state ROOT_DIR=FILE`). Relative paths are resolved in each folder.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum StateSetting {
+    File(String),
+    Roots(BTreeMap<String, String>),
+}
+
+impl StateSetting {
+    /// Its entries as (root directory, state file); `None` for the folder itself. An empty setting (VS Code's
+    /// default `""`) has none.
+    pub fn entries(&self) -> Vec<(Option<&str>, &str)> {
+        match self {
+            StateSetting::File(f) if f.is_empty() => Vec::new(),
+            StateSetting::File(f) => vec![(None, f.as_str())],
+            StateSetting::Roots(map) => map.iter().map(|(d, f)| (Some(d.as_str()), f.as_str())).collect(),
+        }
+    }
 }
 
 /// What applies only to the root modules of one workspace folder (after the workspace-wide settings).
@@ -39,6 +62,8 @@ pub struct FolderConfig {
     pub var_files: Vec<String>,
     /// `NAME = VALUE` as with `--var`.
     pub variables: BTreeMap<String, String>,
+    /// Replaces the workspace-wide `state` for this folder.
+    pub state: Option<StateSetting>,
 }
 
 impl Config {
@@ -69,6 +94,7 @@ impl Config {
             || self.variables != other.variables
             || self.workspace != other.workspace
             || self.exclude != other.exclude
+            || self.state != other.state
             || self.folders != other.folders
     }
 
@@ -102,6 +128,16 @@ mod tests {
         assert_eq!(c.severity_for("undefined-reference", Severity::Error), None);
         assert_eq!(Config::from_json(&serde_json::json!({"varFiles": ["a.tfvars"]})).var_files, ["a.tfvars"]);
         assert_eq!(Config::from_json(&serde_json::json!({"varFiles": 3})), Config::default());
+    }
+
+    #[test]
+    fn state_is_a_file_or_a_map_of_root_directories() {
+        let file = Config::from_json(&serde_json::json!({"state": "pulled.tfstate"}));
+        assert_eq!(file.state.as_ref().unwrap().entries(), [(None, "pulled.tfstate")]);
+        let map = Config::from_json(&serde_json::json!({"folders": {"a": {"state": {"envs/prod": "prod.tfstate"}}}}));
+        assert_eq!(map.folders["a"].state.as_ref().unwrap().entries(), [(Some("envs/prod"), "prod.tfstate")]);
+        assert!(Config::from_json(&serde_json::json!({"state": ""})).state.unwrap().entries().is_empty());
+        assert_eq!(Config::from_json(&serde_json::json!({"state": 3})), Config::default());
     }
 
     #[test]

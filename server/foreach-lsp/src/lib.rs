@@ -12,8 +12,10 @@ pub mod documents;
 pub mod handlers;
 pub mod pull_config;
 pub mod state;
+pub mod state_files;
 pub mod test_hooks;
 pub mod transport;
+pub mod watch;
 pub mod workspace;
 
 pub use backend::Backend;

@@ -80,6 +80,8 @@ fn merge(pushed: &Config, answers: &[Value], folders: &[String]) -> Config {
         let own = FolderConfig {
             var_files: seen.var_files.into_iter().filter(|f| !config.var_files.contains(f)).collect(),
             variables: seen.variables.into_iter().filter(|(k, v)| config.variables.get(k) != Some(v)).collect(),
+            // A folder's `state` replaces the workspace-wide one: its own only when it differs.
+            state: seen.state.filter(|s| config.state.as_ref() != Some(s)),
         };
         if own == FolderConfig::default() {
             config.folders.remove(uri);
@@ -108,6 +110,15 @@ mod tests {
         assert_eq!(c.folders["file:///a"].variables.len(), 1);
         assert_eq!(c.folders["file:///a"].variables["x"], "1");
         assert!(!c.folders.contains_key("file:///b"));
+    }
+
+    #[test]
+    fn a_folder_state_differing_from_the_workspace_one_is_its_own() {
+        let answers =
+            [json!({"state": "all.tfstate"}), json!({"state": "all.tfstate"}), json!({"state": {"x": "x.tfstate"}})];
+        let c = merge(&Config::default(), &answers, &["file:///a".into(), "file:///b".into()]);
+        assert!(!c.folders.contains_key("file:///a"));
+        assert_eq!(c.folders["file:///b"].state.as_ref().unwrap().entries(), [(Some("x"), "x.tfstate")]);
     }
 
     #[test]

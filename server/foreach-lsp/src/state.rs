@@ -4,7 +4,7 @@
 //! blocking thread (salsa cancels the snapshots still running, which then unwind with `Cancelled`). A snapshot is
 //! never held across an `.await`, so a write can always finish.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -30,11 +30,22 @@ pub struct Host {
     /// the first indexing is installed. Diagnostics are published only for files in these directories: until its
     /// module is loaded, a document's siblings are missing and their names would be reported as undefined.
     pub listed_dirs: Option<Arc<HashSet<String>>>,
+    /// The state files the `state` setting gives root modules, by root directory (`state_files.rs`).
+    pub configured_states: BTreeMap<String, String>,
+    /// The state file each root module's state was last read from, and whether the setting names it (a root
+    /// without one has no state); compared after files change on disk (`state_files::refresh`).
+    pub state_sources: BTreeMap<String, (String, bool)>,
 }
 
 impl Host {
     fn new() -> Host {
-        Host { host: AnalysisHost::new(), versions: HashMap::new(), listed_dirs: None }
+        Host {
+            host: AnalysisHost::new(),
+            versions: HashMap::new(),
+            listed_dirs: None,
+            configured_states: BTreeMap::new(),
+            state_sources: BTreeMap::new(),
+        }
     }
 
     pub fn is_listed(&self, dir: &str) -> bool {
@@ -88,6 +99,8 @@ pub struct ClientCaps {
     pub snippets: bool,
     /// `workspace.configuration`: settings can be pulled per workspace folder (`pull_config.rs`).
     pub configuration: bool,
+    /// `didChangeWatchedFiles.relativePatternSupport`: a watcher can be relative to any directory (`watch.rs`).
+    pub relative_patterns: bool,
 }
 
 pub struct State {
@@ -106,6 +119,11 @@ pub struct State {
     pub shutdown_requested: AtomicBool,
     /// Test-only hooks (`test_hooks.rs`); always off in normal use.
     pub test_hooks: bool,
+    /// Held while state files are re-read after a change on disk, so that an older read never lands after a newer
+    /// one (the reading itself is done outside the host lock).
+    pub state_reads: Mutex<()>,
+    /// The configured state files the client has been asked to watch (`watch.rs`).
+    pub watched_states: Mutex<Vec<String>>,
     /// The session's background tasks (the diagnostics loop, indexing, delayed edits, watcher registration), aborted
     /// when the session ends: the diagnostics loop waits for changes forever, and with it the whole state (the
     /// analysis database, the documents) would outlive [`serve`](crate::serve) in a process that goes on running.
@@ -139,6 +157,8 @@ impl State {
             index_generation: std::sync::atomic::AtomicU64::new(0),
             shutdown_requested: AtomicBool::new(false),
             test_hooks,
+            state_reads: Mutex::new(()),
+            watched_states: Mutex::new(Vec::new()),
             background: std::sync::Mutex::new(Vec::new()),
         }
     }

@@ -35,18 +35,29 @@ pub async fn index(state: &Arc<State>) {
     let result = tokio::task::spawn_blocking(move || {
         let loaded = load_roots(&roots, &config);
         crate::test_hooks::slow_index(&s, &roots);
-        let ((host, listed_dirs), error) = match loaded {
-            Ok(h) => (h, None),
-            Err(e) => ((AnalysisHost::new(), HashSet::new()), Some(e)),
+        let ((mut host, listed_dirs), mut warnings) = match loaded {
+            Ok(h) => (h, Vec::new()),
+            Err(e) => ((AnalysisHost::new(), HashSet::new()), vec![e]),
         };
+        // The loader read the local state files; the `state` setting replaces them.
+        let configured = if warnings.is_empty() {
+            crate::state_files::configured(&roots, &config, &host.root_dirs().into_iter().collect())
+        } else {
+            crate::state_files::Configured::default()
+        };
+        host.apply_change(crate::state_files::read_configured(&configured.files));
+        warnings.extend(configured.problems);
         let files = host.file_count();
         let mut guard = s.lock_host();
         if s.index_generation.load(Ordering::SeqCst) != generation {
-            return (files, None, false);
+            return (files, Vec::new(), None);
         }
         guard.host = host;
         guard.versions.clear();
         guard.listed_dirs = Some(Arc::new(listed_dirs));
+        guard.state_sources = crate::state_files::sources(&guard.host, &configured.files);
+        let watched: Vec<String> = configured.files.values().cloned().collect();
+        guard.configured_states = configured.files;
         // Open buffers override the disk; the directories of those outside the folders are loaded too.
         let mut change = Change::default();
         for (uri, text, version) in s.docs.all() {
@@ -58,19 +69,23 @@ pub async fn index(state: &Arc<State>) {
         let open: Vec<String> = change.files.iter().map(|(p, _)| p.clone()).collect();
         guard.list_document_dirs(&open);
         guard.host.apply_change(change);
-        (files, error, true)
+        (files, warnings, Some(watched))
     })
     .await;
     match result {
-        Ok((_, _, false)) => {
+        Ok((_, _, None)) => {
             tracing::debug!("a newer indexing superseded this one");
             if let Some(p) = progress {
                 p.finish_with_message("superseded").await;
             }
         }
-        Ok((files, error, true)) => {
-            if let Some(e) = error {
-                state.client.show_message(MessageType::WARNING, format!("foreach-ls: {e}")).await;
+        Ok((files, warnings, Some(watched))) => {
+            // In the background: a client slow to answer must not hold back the diagnostics.
+            let s = Arc::clone(state);
+            state.spawn_background(async move { crate::watch::register_configured(&s, watched).await });
+            for w in warnings {
+                tracing::warn!("{w}");
+                state.client.show_message(MessageType::WARNING, format!("foreach-ls: {w}")).await;
             }
             tracing::info!("indexed {files} files in {:?}", started.elapsed());
             if let Some(p) = progress {

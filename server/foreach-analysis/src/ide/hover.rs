@@ -18,6 +18,7 @@ use super::key_origin::key_origins;
 use super::provider_info::{expansion_markdown, key_list, module_instances};
 use super::references::config_at;
 use super::results::HoverResult;
+use super::state_info::bound_instances;
 use super::{FilePosition, dir_of, source_file};
 use crate::db::SourceFile;
 use crate::eval::render::compact;
@@ -158,7 +159,8 @@ fn provider_hover(db: &dyn Db, ws: Workspace, file: SourceFile, pos: FilePositio
             md.push_str(&format!("\nin {}:\n", module_label(&mi.address)));
         }
         md.push('\n');
-        md.push_str(&expansion_markdown(mi.analysis.expansions.get(block)?, &selected));
+        let state = bound_instances(db, ws, mi.node, p);
+        md.push_str(&expansion_markdown(mi.analysis.expansions.get(block)?, &selected, state.as_deref()));
     }
     if instances.len() > MAX_INSTANCES {
         md.push_str(&format!("\n…and {} more instances of this module\n", instances.len() - MAX_INSTANCES));
@@ -225,7 +227,7 @@ fn each_hover(db: &dyn Db, ws: Workspace, file: SourceFile, pos: FilePosition, r
                     md.push_str(&format!("- … and {} more\n", keys.len() - MAX_EACH));
                 }
             }
-            other => md.push_str(&expansion_markdown(other, &[])),
+            other => md.push_str(&expansion_markdown(other, &[], None)),
         }
     }
     Some(HoverResult { range: r.range, markdown: md })
@@ -251,6 +253,69 @@ mod tests {
         let f = Fixture::parse(text);
         let a = f.host.analysis();
         a.hover(f.position()).unwrap().map(|h| h.markdown).unwrap_or_else(|| "<none>".to_string())
+    }
+
+    /// Hover with a state for the root module `/ws`: (module, `type.name`, instance key, provider address) per
+    /// resource instance.
+    fn check_with_state(text: &str, objects: &[(&str, &str, Option<&str>, &str)]) -> String {
+        use crate::state::{RootState, StateBuilder, StateKey};
+        let mut f = Fixture::parse(text);
+        let mut b = StateBuilder::new();
+        for (module, resource, key, provider) in objects {
+            let (ty, name) = resource.split_once('.').unwrap();
+            let r = b.resource(module, ty, name).unwrap();
+            b.object(r, key.map(|k| StateKey::Str(k.into())), None, provider).unwrap();
+        }
+        let state = RootState::Bindings(std::sync::Arc::new(b.finish()));
+        f.host.apply_change(crate::Change { states: vec![("/ws".to_string(), Some(state))], ..Default::default() });
+        let a = f.host.analysis();
+        a.hover(f.position()).unwrap().map(|h| h.markdown).unwrap_or_else(|| "<none>".to_string())
+    }
+
+    const AWS: &str = r#"provider["registry.opentofu.org/hashicorp/aws"]"#;
+
+    #[test]
+    fn an_instance_key_says_how_many_resource_instances_the_state_binds_to_it() {
+        let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"eu\", \"us\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"e$0u\"]\n}\n";
+        let eu = format!("{AWS}.by_region[\"eu\"]");
+        let ap = format!("{AWS}.by_region[\"ap\"]");
+        let objects = [
+            ("", "aws_s3_bucket.b", None, eu.as_str()),
+            ("", "aws_s3_bucket.c", Some("x"), eu.as_str()),
+            ("", "aws_s3_bucket.c", Some("y"), ap.as_str()),
+        ];
+        assert_eq!(
+            check_with_state(text, &objects),
+            "```hcl\nprovider \"aws\"  # aws.by_region\n```\n\n2 instances:\n- `\"eu\"`: region = \"eu\" ← selected · 2 resource instances in the state\n- `\"us\"`: region = \"us\" · no resource instances in the state\n\nno longer in the configuration, but the state binds resource instances to them (`tofu plan` fails until they are destroyed):\n- `[\"ap\"]`: 1 resource instance\n\nselects \"eu\"\n- \"eu\": an element of the list at `main.tf:3`\n"
+        );
+        // The same on the provider's `for_each`; without a state, nothing about it.
+        let on_for_each = text.replace("e$0u", "eu").replace("for_each = toset", "for_each = to$0set");
+        let md = check_with_state(&on_for_each, &objects);
+        assert!(md.contains("- `\"eu\"`: region = \"eu\" · 2 resource instances in the state\n"), "{md}");
+        assert!(!check(&on_for_each).contains("state"), "{}", check(&on_for_each));
+    }
+
+    #[test]
+    fn state_counts_in_a_called_module_and_for_a_configuration_without_for_each() {
+        // Terraform's registry host names the same provider; the configuration is found through the module path.
+        let text = "module \"regional\" {\n  source = \"./child\"\n}\n#- /child/main.tf\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"eu\"])\n}\nprovider \"aws\" {\n  alias = \"one\"\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_reg$0ion[\"eu\"]\n}\n";
+        let tf = r#"module.regional.provider["registry.terraform.io/hashicorp/aws"]"#;
+        let (eu, one, one_keyed) = (format!("{tf}.by_region[\"eu\"]"), format!("{tf}.one"), format!("{tf}.one[\"k\"]"));
+        let objects = [
+            ("module.regional", "aws_s3_bucket.b", None, eu.as_str()),
+            ("module.regional", "aws_s3_bucket.c", None, one.as_str()),
+            ("module.regional", "aws_s3_bucket.d", None, one_keyed.as_str()),
+            // The root module's own `aws.by_region` is another configuration.
+            ("", "aws_s3_bucket.e", None, &format!("{AWS}.by_region[\"eu\"]")),
+        ];
+        let md = check_with_state(text, &objects);
+        assert!(md.contains("- `\"eu\"`:  ← selected · 1 resource instance in the state\n"), "{md}");
+        let single =
+            check_with_state(&text.replace("by_reg$0ion", "by_region").replace("\"one\"", "\"o$0ne\""), &objects);
+        assert!(
+            single.contains("one instance (no `for_each`) · 1 resource instance in the state\n\nno longer in the configuration, but the state binds resource instances to them (`tofu plan` fails until they are destroyed):\n- `[\"k\"]`: 1 resource instance\n"),
+            "{single}"
+        );
     }
 
     #[test]

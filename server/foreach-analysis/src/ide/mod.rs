@@ -19,6 +19,7 @@ mod key_origin;
 mod provider_info;
 mod references;
 mod results;
+mod state_info;
 mod symbols;
 #[cfg(test)]
 mod test_fixture;

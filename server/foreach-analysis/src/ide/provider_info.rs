@@ -9,12 +9,14 @@ use crate::db::{Db, ModuleDir, Workspace};
 use crate::eval::render::compact;
 use crate::module_eval::tree_values;
 use crate::providers::expand::{Expansion, InstanceProviders, ProviderInstance};
-use crate::tree::module_tree;
+use crate::state::StateKey;
+use crate::tree::{NodeId, module_tree};
 
 /// One instance of a module in the module tree and its provider analysis.
 pub(crate) struct ModuleInstance {
     /// `module.a` (empty for a root module).
     pub address: String,
+    pub node: NodeId,
     pub analysis: Arc<InstanceProviders>,
 }
 
@@ -28,7 +30,11 @@ pub(crate) fn module_instances(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Ve
         .enumerate()
         .filter(|(_, n)| n.dir == dir)
         .filter_map(|(i, n)| {
-            Some(ModuleInstance { address: n.address(), analysis: values.instances.get(i)?.providers.clone() })
+            Some(ModuleInstance {
+                address: n.address(),
+                node: NodeId(i as u32),
+                analysis: values.instances.get(i)?.providers.clone(),
+            })
         })
         .collect()
 }
@@ -68,10 +74,29 @@ pub(crate) fn key_list(keys: &[&str], max: usize) -> String {
     parts.join(", ")
 }
 
-/// Markdown for one provider block's expansion.
-pub(crate) fn expansion_markdown(e: &Expansion, selected: &[String]) -> String {
-    match e {
-        Expansion::Single => "one instance (no `for_each`)\n".to_string(),
+/// Markdown for one provider block's expansion. With `state` (the instances its root's state binds resource
+/// instances to, from `state_info::bound_instances`), each instance says how many, and the instances the state
+/// still binds but the configuration no longer has are listed after them.
+pub(crate) fn expansion_markdown(
+    e: &Expansion,
+    selected: &[String],
+    state: Option<&[(Option<StateKey>, usize)]>,
+) -> String {
+    let bound = |key: Option<&str>| {
+        let n = state?.iter().find(|(k, _)| k.as_ref().map(state_key_text) == key.map(Some)).map_or(0, |(_, n)| *n);
+        Some(match n {
+            0 => " · no resource instances in the state".to_string(),
+            n => format!(" · {} in the state", super::state_info::instances(n)),
+        })
+    };
+    // The state's instances that the configuration has: none when its instances are unknown.
+    let has = |key: &Option<StateKey>| match (e, key) {
+        (Expansion::Single, None) => true,
+        (Expansion::Keys(instances), Some(k)) => instances.iter().any(|i| Some(i.key.as_str()) == state_key_text(k)),
+        _ => false,
+    };
+    let mut md = match e {
+        Expansion::Single => format!("one instance (no `for_each`){}\n", bound(None).unwrap_or_default()),
         Expansion::Unresolved(why) => format!("instances unknown: {}\n", why.join("; ")),
         Expansion::Invalid => "instances unknown: `for_each` is not valid here\n".to_string(),
         Expansion::Keys(instances) => {
@@ -82,12 +107,39 @@ pub(crate) fn expansion_markdown(e: &Expansion, selected: &[String]) -> String {
             for i in instances.iter().take(12) {
                 let mark = if selected.contains(&i.key) { " ← selected" } else { "" };
                 let args: Vec<String> = i.args.iter().map(|(n, v)| format!("{n} = {}", compact(v))).collect();
-                md.push_str(&format!("- `{:?}`: {}{mark}\n", i.key, args.join(", ")));
+                let state = bound(Some(&i.key)).unwrap_or_default();
+                md.push_str(&format!("- `{:?}`: {}{mark}{state}\n", i.key, args.join(", ")));
             }
             if instances.len() > 12 {
                 md.push_str(&format!("- … and {} more\n", instances.len() - 12));
             }
             md
         }
+    };
+    let others: Vec<&(Option<StateKey>, usize)> = state.unwrap_or_default().iter().filter(|(k, _)| !has(k)).collect();
+    if !others.is_empty() {
+        md.push_str(match e {
+            Expansion::Single | Expansion::Keys(_) => {
+                "\nno longer in the configuration, but the state binds resource instances to them (`tofu plan` \
+                 fails until they are destroyed):\n"
+            }
+            _ => "\nthe state binds resource instances to:\n",
+        });
+        for (key, n) in others.iter().take(12) {
+            let key = key.as_ref().map_or_else(|| "no key".to_string(), |k| format!("`{}`", k.bracketed()));
+            md.push_str(&format!("- {key}: {}\n", super::state_info::instances(*n)));
+        }
+        if others.len() > 12 {
+            md.push_str(&format!("- … and {} more\n", others.len() - 12));
+        }
+    }
+    md
+}
+
+/// A provider instance key of the state as the configuration's keys are written (they are always strings).
+fn state_key_text(k: &StateKey) -> Option<&str> {
+    match k {
+        StateKey::Str(s) => Some(s.as_str()),
+        StateKey::Int(_) => None,
     }
 }

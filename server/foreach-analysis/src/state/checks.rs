@@ -45,16 +45,22 @@ pub fn state_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
         let dir = tree.node(*root).dir;
         match states.get(dir.path(db)) {
             None => {}
-            Some(RootState::Unreadable { path, why }) => {
+            Some(RootState::Unreadable { path, why, configured }) => {
                 let m = module(db, dir);
                 let Some(file) = m.files.first() else { continue };
                 let shown = crate::paths::relative_path(path, dir.path(db));
+                // A configured state (the editor's `state` setting) is not the root's local file.
+                let which = if *configured {
+                    format!("the state `{shown}` set for")
+                } else {
+                    format!("the local state `{shown}` of")
+                };
                 out.push(Diagnostic::new(
                     Code::UnreadableState,
                     FileRange::new(*file, TextRange::default()),
                     format!(
-                        "the local state `{shown}` of this root module cannot be read, so provider instances that \
-                         still own resources are not checked: {why}"
+                        "{which} this root module cannot be read, so provider instances that still own resources \
+                         are not checked: {why}"
                     ),
                 ));
             }

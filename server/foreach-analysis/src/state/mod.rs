@@ -20,11 +20,13 @@ pub use address::{ModuleStep, ProviderInstanceAddr, StateKey};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RootState {
     Bindings(Arc<StateBindings>),
-    /// A state file found next to the root (not given explicitly) that could not be read: reported as
-    /// `unreadable-state`, and the root is checked without state.
+    /// A state file that could not be read: reported as `unreadable-state`, and the root is checked without
+    /// state. Either found next to the root, or (`configured`) named by an editor's `state` setting; a state given
+    /// with `--state` that cannot be read stops the command instead.
     Unreadable {
         path: String,
         why: String,
+        configured: bool,
     },
 }
 
@@ -189,6 +191,24 @@ pub fn local_state_paths(db: &dyn crate::db::Db, ws: crate::db::Workspace) -> Ve
         out.push((dir_path.clone(), full));
     }
     out
+}
+
+/// A root's readable state and how many resource instances it binds to each of its provider instances (by index).
+pub type RootCounts = (Arc<StateBindings>, Arc<[usize]>);
+
+/// [`RootCounts`] of every root module whose state could be read, by root directory. Memoised: hover asks on every
+/// provider reference, and counting is linear in the state.
+#[salsa::tracked(returns(clone))]
+pub fn state_counts(db: &dyn crate::db::Db, ws: crate::db::Workspace) -> Arc<HashMap<String, RootCounts>> {
+    let counts = ws
+        .states(db)
+        .iter()
+        .filter_map(|(root, state)| match state {
+            RootState::Bindings(b) => Some((root.clone(), (b.clone(), Arc::from(b.instances_per_provider())))),
+            RootState::Unreadable { .. } => None,
+        })
+        .collect();
+    Arc::new(counts)
 }
 
 impl StateBindings {

@@ -1,6 +1,8 @@
 //! `workspace/didChangeWatchedFiles`: files edited, created or deleted outside the editor (a `prod.tfvars`
-//! changed by a script) update the analysis. Open documents keep their buffer text.
+//! changed by a script) update the analysis; open documents keep their buffer text. A state file that changed (a
+//! `tofu apply` wrote `terraform.tfstate`) is read again for the roots that use it (`state_files::refresh`).
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use foreach_analysis::Change;
@@ -8,32 +10,39 @@ use tower_lsp_server::ls_types::{DidChangeWatchedFilesParams, FileChangeType};
 
 use crate::convert::uri_to_path;
 use crate::state::State;
+use crate::state_files::canonical_file;
 
 pub async fn run(state: &Arc<State>, p: DidChangeWatchedFilesParams) {
     let mut events = Vec::new();
+    // Every path named, as given and canonical (state file paths are compared with the analysis's canonical ones).
+    let mut changed = HashSet::new();
     for e in p.changes {
-        if state.docs.is_open(&e.uri) {
-            continue;
-        }
-        if let Some(path) = uri_to_path(&e.uri) {
+        let Some(path) = uri_to_path(&e.uri) else { continue };
+        changed.insert(canonical_file(path.as_ref()));
+        changed.insert(path.clone());
+        if !state.docs.is_open(&e.uri) {
             events.push((path, e.typ == FileChangeType::DELETED));
         }
     }
-    if events.is_empty() {
+    if changed.is_empty() {
         return;
     }
-    state
-        .apply(move |_, _| {
-            let mut change = Change::default();
-            for (path, deleted) in events {
-                if deleted || !std::path::Path::new(&path).is_file() {
-                    change.removed_files.push(path);
-                } else {
-                    let text = foreach_load::read_text(path.as_ref());
-                    change.files.push((path, text));
-                }
+    let s = Arc::clone(state);
+    let result = tokio::task::spawn_blocking(move || {
+        let mut change = Change::default();
+        for (path, deleted) in events {
+            if deleted || !std::path::Path::new(&path).is_file() {
+                change.removed_files.push(path);
+            } else {
+                let text = foreach_load::read_text(path.as_ref());
+                change.files.push((path, text));
             }
-            change
-        })
-        .await;
+        }
+        crate::state_files::refresh(&s, change, &changed);
+    })
+    .await;
+    if let Err(e) = result {
+        tracing::error!("applying files changed on disk failed: {e}");
+    }
+    state.publisher.schedule();
 }

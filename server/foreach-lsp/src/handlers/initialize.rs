@@ -33,6 +33,12 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
             .and_then(|w| w.did_change_watched_files.as_ref())
             .and_then(|d| d.dynamic_registration)
             .unwrap_or(false),
+        relative_patterns: caps
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.relative_pattern_support)
+            .unwrap_or(false),
         snippets: caps
             .text_document
             .as_ref()

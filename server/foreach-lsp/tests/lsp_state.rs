@@ -1,0 +1,191 @@
+//! The state in the editor (`docs/state.md`, `docs/lsp.md`): the `state` setting, watched state files, and hover
+//! counting the resource instances the state binds to a provider instance.
+
+mod common;
+
+use common::{TestClient, canonical, uri, workspace};
+use serde_json::{Value, json};
+
+/// A root module whose provider no longer has the key `eu`.
+const CONFIG: &str =
+    "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"us\"])\n  region   = each.key\n}\n";
+
+/// A state binding one bucket to `aws.by_region["eu"]`.
+const STATE: &str = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+  {"mode": "managed", "type": "aws_s3_bucket", "name": "b", "instances": [
+    {"attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"].by_region[\"eu\"]"}]}]}"#;
+
+const REMOVED: &str = "provider-instance-removed-with-resources";
+
+fn codes(diags: &[Value]) -> Vec<String> {
+    diags.iter().map(|d| d["code"].as_str().unwrap_or_default().to_string()).collect()
+}
+
+fn has(code: &'static str) -> impl Fn(&[Value]) -> bool {
+    move |d: &[Value]| d.iter().any(|x| x["code"] == code)
+}
+
+async fn start(folder: &std::path::Path, settings: Value) -> TestClient {
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": {}, "initializationOptions": settings,
+               "workspaceFolders": [{"uri": uri(folder), "name": "ws"}]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_state_setting_gives_a_root_its_state() {
+    let ws = workspace(&[("main.tf", CONFIG), ("pulled.tfstate", STATE)]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = start(&root, json!({"foreachLs": {"state": "pulled.tfstate"}})).await;
+    let d = c.diagnostics_for(&main, |d| !d.is_empty()).await;
+    assert_eq!(codes(&d), [REMOVED], "{d:?}");
+    assert_eq!(d[0]["range"]["start"], json!({"line": 2, "character": 13}));
+    // Hover on the `for_each` counts what the state binds to each instance, and to those no longer there.
+    let hover = c
+        .request("textDocument/hover", json!({"textDocument": {"uri": main}, "position": {"line": 2, "character": 16}}))
+        .await;
+    let md = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(md.contains("- `\"us\"`: region = \"us\" · no resource instances in the state\n"), "{md}");
+    assert!(md.contains("- `[\"eu\"]`: 1 resource instance\n"), "{md}");
+    // Without the setting there is no state (no local file): the finding goes.
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {}})).await;
+    c.diagnostics_for(&main, |d| d.is_empty()).await;
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn root_directories_mapped_to_states_replace_local_files_and_errors_are_warnings() {
+    let ws = workspace(&[
+        ("envs/prod/main.tf", CONFIG),
+        ("envs/dev/main.tf", CONFIG),
+        ("envs/dev/terraform.tfstate", STATE),
+        ("states/prod.tfstate", STATE),
+    ]);
+    let root = canonical(&ws);
+    let (prod, dev) = (uri(&root.join("envs/prod/main.tf")), uri(&root.join("envs/dev/main.tf")));
+    let settings = json!({"state": {
+        "envs/prod": "states/prod.tfstate",
+        "envs/dev": "states/missing.tfstate",
+        "envs/nowhere": "states/x.tfstate"
+    }});
+    let mut c = start(&root, settings).await;
+    let d = c.diagnostics_for(&prod, |d| !d.is_empty()).await;
+    assert_eq!(codes(&d), [REMOVED], "{d:?}");
+    // The configured state replaces dev's local one, and cannot be read: a warning, not the local file's finding.
+    let d = c.diagnostics_for(&dev, |d| !d.is_empty()).await;
+    assert_eq!(codes(&d), ["unreadable-state"], "{d:?}");
+    let message = d[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("the state `../../states/missing.tfstate` set for this root module"), "{message}");
+    assert_eq!(d[0]["severity"], 2);
+    // An entry naming no root module has no file to be shown in: a warning message.
+    let shown = c.wait_for(|m| m["method"] == "window/showMessage").await;
+    assert_eq!(shown["params"]["type"], 2);
+    assert!(shown["params"]["message"].as_str().unwrap().contains("`envs/nowhere`"), "{shown}");
+    // Without the setting, dev reads its local state.
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {}})).await;
+    c.diagnostics_for(&dev, has(REMOVED)).await;
+    c.diagnostics_for(&prod, |d| d.is_empty()).await;
+    c.shutdown().await;
+}
+
+/// Client capabilities that let the server register file watchers.
+fn watching() -> Value {
+    json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true, "relativePatternSupport": true}}})
+}
+
+/// Tells the server a file was created (1), changed (2) or deleted (3).
+async fn file_event(c: &mut TestClient, path: &std::path::Path, typ: u8) {
+    c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri(path), "type": typ}]})).await;
+}
+
+/// The next `client/registerCapability` whose first registration has this id, answered; its watchers.
+async fn registration(c: &mut TestClient, id: &str) -> Vec<Value> {
+    let r =
+        c.wait_for(|m| m["method"] == "client/registerCapability" && m["params"]["registrations"][0]["id"] == id).await;
+    c.respond(&r, Value::Null).await;
+    r["params"]["registrations"][0]["registerOptions"]["watchers"].as_array().cloned().unwrap_or_default()
+}
+
+/// A file whose diagnostic says the workspace has been indexed.
+const MARKER: &str = "locals {\n  a = local.nope\n}\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_state_file_written_or_deleted_is_read_again_without_reindexing() {
+    let ws = workspace(&[("main.tf", CONFIG), ("other.tf", MARKER)]);
+    let root = canonical(&ws);
+    let (main, other) = (uri(&root.join("main.tf")), uri(&root.join("other.tf")));
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": watching(),
+               "workspaceFolders": [{"uri": uri(&root), "name": "ws"}]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    let watchers = registration(&mut c, "foreach-ls/watch").await;
+    assert!(watchers.iter().any(|w| w["globPattern"] == "**/*.tfstate"), "{watchers:?}");
+    c.diagnostics_for(&other, |d| !d.is_empty()).await;
+    // Fixed on disk without telling the server: a re-indexing would clear it.
+    std::fs::write(root.join("other.tf"), "locals {\n  a = 1\n}\n").unwrap();
+
+    let state_file = root.join("terraform.tfstate");
+    std::fs::write(&state_file, STATE).unwrap();
+    file_event(&mut c, &state_file, 1).await;
+    c.diagnostics_for(&main, has(REMOVED)).await;
+    std::fs::remove_file(&state_file).unwrap();
+    file_event(&mut c, &state_file, 3).await;
+    c.diagnostics_for(&main, |d| d.is_empty()).await;
+    let cleared = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == other.as_str()
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.is_empty())
+    });
+    assert!(cleared.is_empty(), "only the state was read again, not the workspace: {cleared:?}");
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_selected_workspace_state_and_a_configured_state_are_watched() {
+    let ws = workspace(&[("a/main.tf", CONFIG), ("b/main.tf", CONFIG)]);
+    let root = canonical(&ws);
+    let (a, b) = (uri(&root.join("a/main.tf")), uri(&root.join("b/main.tf")));
+    let settings = json!({"workspace": "prod", "state": {"b": "pulled.json"}});
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": watching(), "initializationOptions": settings,
+               "workspaceFolders": [{"uri": uri(&root), "name": "ws"}]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    registration(&mut c, "foreach-ls/watch").await;
+    // b's configured state does not exist yet.
+    let d = c.diagnostics_for(&b, |d| !d.is_empty()).await;
+    assert_eq!(codes(&d), ["unreadable-state"], "{d:?}");
+    let watchers = registration(&mut c, "foreach-ls/watch-states").await;
+    assert_eq!(watchers.len(), 1, "{watchers:?}");
+    assert_eq!(watchers[0]["globPattern"]["pattern"], "pulled.json");
+    assert_eq!(watchers[0]["globPattern"]["baseUri"], uri(&root));
+
+    let selected = root.join("a/terraform.tfstate.d/prod/terraform.tfstate");
+    std::fs::create_dir_all(selected.parent().unwrap()).unwrap();
+    std::fs::write(&selected, STATE).unwrap();
+    file_event(&mut c, &selected, 1).await;
+    c.diagnostics_for(&a, has(REMOVED)).await;
+
+    let pulled = root.join("pulled.json");
+    std::fs::write(&pulled, STATE).unwrap();
+    file_event(&mut c, &pulled, 1).await;
+    let d = c.diagnostics_for(&b, has(REMOVED)).await;
+    assert_eq!(codes(&d), [REMOVED], "{d:?}");
+    std::fs::remove_file(&pulled).unwrap();
+    file_event(&mut c, &pulled, 3).await;
+    c.diagnostics_for(&b, has("unreadable-state")).await;
+    c.shutdown().await;
+}
