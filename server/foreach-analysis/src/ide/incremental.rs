@@ -20,15 +20,6 @@ fn count(log: &[String], query: &str) -> usize {
     log.iter().filter(|e| e.starts_with(&format!("{query}("))).count()
 }
 
-/// What an editor's didOpen does: the file's text is set again (unchanged), which makes it an edited file (low
-/// durability, `host.rs`). Its first change of durability re-runs what reads it once, unchanged results included
-/// (salsa backdates a result only when its durability does not drop); from then on edits stop where results do
-/// not change.
-fn open(host: &mut AnalysisHost, path: &str, text: &str) {
-    host.apply_change(Change { files: vec![(path.into(), Ok(Arc::from(text)))], ..Change::default() });
-    host.analysis().diagnostics().unwrap();
-}
-
 fn module_text(bucket: &str) -> String {
     format!(
         "variable \"region\" {{\n  default = \"eu-west-1\"\n}}\nlocals {{\n  name = \"x-${{var.region}}\"\n}}\nresource \"aws_s3_bucket\" \"b\" {{\n  bucket = \"{bucket}\"\n  tags   = {{ name = local.name }}\n}}\n"
@@ -46,7 +37,6 @@ fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
     host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     let before = host.analysis().diagnostics().unwrap();
     assert!(count(&log.lock().unwrap(), "file_summary") == 6);
-    open(&mut host, "/ws/b/main.tf", &module_text("one"));
     log.lock().unwrap().clear();
 
     host.apply_change(Change {
@@ -96,7 +86,6 @@ fn an_argument_edit_reevaluates_only_the_called_instance() {
     host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     host.analysis().diagnostics().unwrap();
     assert_eq!(count(&log.lock().unwrap(), "instance_values"), 4);
-    open(&mut host, "/ws/main.tf", &root("eu-west-1"));
     log.lock().unwrap().clear();
 
     host.apply_change(Change {
@@ -107,4 +96,30 @@ fn an_argument_edit_reevaluates_only_the_called_instance() {
     let seen = log.lock().unwrap().clone();
     assert_eq!(count(&seen, "instance_values"), 2, "the root and module.b: {seen:#?}");
     assert_eq!(count(&seen, "call_arguments"), 3, "{seen:#?}");
+}
+
+/// Opening a document in the editor sets its text again, unchanged: nothing downstream of the file's summary may
+/// re-run. (With loaded texts of high durability and edited ones low, this first change of durability re-ran the
+/// whole module tree: salsa does not backdate a result whose durability drops. `host.rs` keeps texts low.)
+#[test]
+fn opening_a_loaded_file_re_evaluates_nothing() {
+    let (mut host, log) = host_with_log();
+    let root = "module \"a\" {\n  source = \"./a\"\n}\n";
+    let files =
+        vec![("/ws/main.tf".into(), Ok(Arc::from(root))), ("/ws/a/main.tf".into(), Ok(Arc::from(module_text("one"))))];
+    let dirs = ["/ws", "/ws/a"].iter().map(|d| (d.to_string(), true)).collect();
+    host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
+    host.analysis().diagnostics().unwrap();
+    log.lock().unwrap().clear();
+
+    host.apply_change(Change {
+        files: vec![("/ws/a/main.tf".into(), Ok(Arc::from(module_text("one"))))],
+        ..Change::default()
+    });
+    host.analysis().diagnostics().unwrap();
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(count(&seen, "file_summary"), 1, "{seen:#?}");
+    for query in ["module", "module_calls", "module_tree", "instance_values", "tree_node"] {
+        assert_eq!(count(&seen, query), 0, "{query}: {seen:#?}");
+    }
 }
