@@ -72,22 +72,25 @@ fn parse_items(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) ->
     for item in &items {
         let item_text = &src[item.range.clone()];
         let start = base + item.range.start;
-        let cached = match previous.and_then(|p| p.find(item_text)) {
+        let (item_structures, converted_at) = match previous.and_then(|p| p.find(item_text)) {
             Some(old) => {
                 let delta = start as i64 - old.converted_at as i64;
                 structures.extend(old.structures.iter().map(|s| shifted(s, delta)));
-                CachedItem { structures: old.structures.clone(), converted_at: old.converted_at, range: start..0 }
+                (old.structures.clone(), old.converted_at)
             }
             None => {
                 let body = hcl_edit::parser::parse_body_spanned(item_text).ok()?;
                 let converted = Converter::new(item_text, start).body(body).structures;
                 structures.extend(converted.iter().cloned());
-                CachedItem { structures: Arc::new(converted), converted_at: start, range: start..0 }
+                (Arc::new(converted), start)
             }
         };
-        let index = cache.items.len();
-        cache.by_hash.entry(hash_of(item_text)).or_default().push(index);
-        cache.items.push(CachedItem { range: start..start + item_text.len(), ..cached });
+        cache.by_hash.entry(hash_of(item_text)).or_default().push(cache.items.len());
+        cache.items.push(CachedItem {
+            range: start..start + item_text.len(),
+            structures: item_structures,
+            converted_at,
+        });
     }
     let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
     Some((Parse { body: Body { structures }, errors }, Some(cache)))
