@@ -69,7 +69,12 @@ fn parse_items(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) ->
     }
     let mut structures = Vec::new();
     let mut cache = ItemCache { text: text.clone(), items: Vec::with_capacity(items.len()), by_hash: HashMap::new() };
+    let mut gap_start = 0;
     for item in &items {
+        if !gap_is_trivia(&src[gap_start..item.range.start]) {
+            return None;
+        }
+        gap_start = item.range.end;
         let item_text = &src[item.range.clone()];
         let start = base + item.range.start;
         let (item_structures, converted_at) = match previous.and_then(|p| p.find(item_text)) {
@@ -92,8 +97,18 @@ fn parse_items(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) ->
             converted_at,
         });
     }
+    if !gap_is_trivia(&src[gap_start..]) {
+        return None;
+    }
     let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
     Some((Parse { body: Body { structures }, errors }, Some(cache)))
+}
+
+/// Whether the text between two items is only what a body may hold there: whitespace and complete comments. The
+/// scanner skips comments without judging them (an unclosed `/*` at the end of a file is no item), so a gap with
+/// anything but whitespace is parsed to be sure.
+fn gap_is_trivia(gap: &str) -> bool {
+    gap.trim().is_empty() || hcl_edit::parser::parse_body_spanned(gap).is_ok_and(|b| b.is_empty())
 }
 
 fn hash_of(text: &str) -> u64 {
