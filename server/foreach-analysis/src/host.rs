@@ -309,6 +309,15 @@ impl AnalysisHost {
         Evaluation { value, diagnostics }
     }
 
+    /// Plans `foreach-ls migrate` for the module in directory `dir` (`migrate/`).
+    pub fn migrate_providers(
+        &self,
+        dir: &str,
+        opts: &crate::migrate::Options,
+    ) -> Result<crate::migrate::Plan, Vec<String>> {
+        crate::migrate::plan_providers(&self.db, self.ws, dir, opts)
+    }
+
     /// A snapshot for answering questions on another thread. The next `apply_change` cancels it: its queries
     /// then return `Err(Cancelled)`, so a snapshot must never be held while applying a change on the same thread.
     pub fn analysis(&self) -> crate::ide::Analysis {
