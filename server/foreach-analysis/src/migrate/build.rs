@@ -18,7 +18,10 @@ pub struct Config {
 /// One argument or nested block of the new configuration.
 #[derive(Debug, Clone)]
 enum Item {
-    /// Written the same in every old block (or evaluating to the same value): copied from the first block.
+    /// An argument written the same in every old block (or evaluating to the same value): its name and the
+    /// expression text of the first block.
+    SameArg { name: String, text: String },
+    /// A nested block written the same in every old block: copied from the first block.
     Same(String),
     /// An argument whose value differs: per old alias, its expression text (`None`: not set there).
     Differs { name: String, texts: Vec<Option<String>> },
@@ -91,11 +94,11 @@ fn merge(
             .zip(&attrs)
             .map(|((c, _), a)| a.map(|a| source(db, c.file, a.value.range).to_string()))
             .collect();
-        let first = attrs[0].map(|a| source(db, bodies[0].0.file, a.range).to_string());
+        let same = || Item::SameArg { name: name.to_string(), text: texts[0].clone().unwrap_or_default() };
         if texts.iter().all(|t| t.is_some())
             && texts.iter().all(|t| squeezed(t.as_deref().unwrap_or("")) == squeezed(texts[0].as_deref().unwrap_or("")))
         {
-            items.push(Item::Same(first.unwrap_or_default()));
+            items.push(same());
             continue;
         }
         // Written differently: the values decide, and they must be static to move into the map.
@@ -112,7 +115,7 @@ fn merge(
             }
         }
         if values.len() == bodies.len() && values.iter().all(|v| v.is_some() && *v == values[0]) {
-            items.push(Item::Same(first.unwrap_or_default()));
+            items.push(same());
         } else {
             items.push(Item::Differs { name: name.to_string(), texts });
         }
@@ -184,30 +187,74 @@ impl Merged {
     }
 }
 
+/// The width of the longest name in each run of consecutive arguments, so that their `=` line up as `tofu fmt`
+/// aligns them.
+fn widths(names: &[Option<&str>]) -> Vec<usize> {
+    let mut out = vec![0; names.len()];
+    let mut i = 0;
+    while i < names.len() {
+        let Some(_) = names[i] else {
+            i += 1;
+            continue;
+        };
+        let start = i;
+        while i < names.len() && names[i].is_some() {
+            i += 1;
+        }
+        let w = names[start..i].iter().map(|n| n.map_or(0, str::len)).max().unwrap_or(0);
+        out[start..i].iter_mut().for_each(|x| *x = w);
+    }
+    out
+}
+
 fn map_entries(items: &[Item], key: usize, indent: usize, s: &mut String) {
     let pad = " ".repeat(indent);
-    for item in items {
+    let shown: Vec<&Item> = items.iter().filter(|i| matches!(i, Item::Differs { .. } | Item::Block { .. })).collect();
+    let names: Vec<Option<&str>> = shown
+        .iter()
+        .map(|i| match i {
+            Item::Differs { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let widths = widths(&names);
+    for (item, width) in shown.into_iter().zip(widths) {
         match item {
-            Item::Same(_) => {}
             Item::Differs { name, texts } => {
                 let text = texts[key].as_deref().unwrap_or("null");
-                s.push_str(&format!("{pad}{name} = {}\n", text.replace("\r\n", "\n")));
+                s.push_str(&format!("{pad}{name:width$} = {}\n", text.replace("\r\n", "\n")));
             }
             Item::Block { ident, items } => {
                 s.push_str(&format!("{pad}{ident} = {{\n"));
                 map_entries(items, key, indent + 2, s);
                 s.push_str(&format!("{pad}}}\n"));
             }
+            _ => {}
         }
     }
 }
 
 fn block_items(items: &[Item], path: &str, indent: usize, s: &mut String) {
     let pad = " ".repeat(indent);
-    for item in items {
+    let names: Vec<Option<&str>> = items
+        .iter()
+        .map(|i| match i {
+            Item::Differs { name, .. } | Item::SameArg { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let widths = widths(&names);
+    for (n, (item, width)) in items.iter().zip(widths).enumerate() {
+        // A blank line before each nested block, as configurations are usually written.
+        if n > 0 && names[n].is_none() {
+            s.push('\n');
+        }
         match item {
+            Item::SameArg { name, text } => {
+                s.push_str(&format!("{pad}{name:width$} = {}\n", text.replace("\r\n", "\n")))
+            }
             Item::Same(text) => s.push_str(&format!("{pad}{}\n", text.replace("\r\n", "\n"))),
-            Item::Differs { name, .. } => s.push_str(&format!("{pad}{name} = {path}.{name}\n")),
+            Item::Differs { name, .. } => s.push_str(&format!("{pad}{name:width$} = {path}.{name}\n")),
             Item::Block { ident, items } => {
                 s.push_str(&format!("{pad}{ident} {{\n"));
                 block_items(items, &format!("{path}.{ident}"), indent + 2, s);
