@@ -137,6 +137,11 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         ));
     }
     let old: Vec<String> = configs.iter().map(|c| c.alias.clone()).collect();
+    for (i, a) in old.iter().enumerate() {
+        if old[..i].contains(a) {
+            refusals.push(format!("`{provider}.{a}` is declared more than once; fix that first"));
+        }
+    }
 
     // References in JSON and test files are left to the user: refuse when a JSON file of the module names an old
     // alias (the configuration would no longer be valid), list test files.
