@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use foreach_load::{LoadOptions, load, path_string};
 use serde_json::Value;
 
 fn cases() -> PathBuf {
@@ -92,6 +93,14 @@ fn provider_arguments(dir: &Path, name: &str) -> (BTreeMap<String, Value>, BTree
     (single, instances)
 }
 
+/// Per alias or instance key, what each aliased `aws` configuration evaluates to, nested blocks included.
+fn configuration_values(dir: &Path) -> BTreeMap<String, foreach_analysis::eval::Value> {
+    let paths = [dir.to_path_buf()];
+    let loaded = load(&LoadOptions::new(&paths)).expect("loads");
+    let root = path_string(&loaded.roots[0]);
+    loaded.host.provider_configuration_values(&root, "aws")
+}
+
 fn check_case(case: &Path) -> Result<(), String> {
     let name = case.file_name().unwrap().to_string_lossy().into_owned();
     let extra = std::fs::read_to_string(case.join("args")).unwrap_or_default();
@@ -132,6 +141,7 @@ fn check_case(case: &Path) -> Result<(), String> {
         return Err(format!("{name}: the preview is not a unified diff"));
     }
     let (old_single, _) = provider_arguments(dir, "aws");
+    let old_values = configuration_values(dir);
     let old_codes = codes(dir);
     let written = run(dir, &write_args);
     if written.status.code() != Some(0) {
@@ -163,6 +173,13 @@ fn check_case(case: &Path) -> Result<(), String> {
         match instances.get(alias) {
             Some(now) if now == args => {}
             other => return Err(format!("{name}: aws.{alias} had {args}, its instance has {other:?}")),
+        }
+    }
+    // The same, nested blocks (`assume_role`) included, through the analysis.
+    let new_values = configuration_values(dir);
+    for (alias, value) in &old_values {
+        if new_values.get(alias) != Some(value) {
+            return Err(format!("{name}: aws.{alias} was {value:?}, its instance is {:?}", new_values.get(alias)));
         }
     }
     // Running again finds nothing left to merge.

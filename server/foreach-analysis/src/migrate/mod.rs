@@ -8,6 +8,7 @@
 //! cannot be migrated the plan is refused as a whole, with every reason.
 
 mod build;
+mod compare;
 
 use std::sync::Arc;
 
@@ -23,6 +24,7 @@ use crate::module_eval::{root_for_dir, scope_for_node};
 use crate::tree::module_tree;
 
 pub use build::Config;
+pub use compare::configuration_values;
 
 /// What to migrate.
 #[derive(Debug, Clone)]
