@@ -1,7 +1,8 @@
 //! `foreach-ls migrate`, run as a real process on the cases under `testdata/migrate/` (issue #17 step 1).
 //!
 //! A case is a directory with `before/` (the module; it is also a fixture of `tests/fixtures.rs`, so its expected
-//! diagnostics are annotated inline), optional `args` (more command-line arguments, one line) and either `after/`
+//! diagnostics are annotated inline), optional `args` (more command-line arguments, one line), optional `stderr`
+//! (lines standard error must contain, for what is left alone) and either `after/`
 //! (what `--write` must leave: also a fixture, so it must check clean) or `refused` (lines that standard error must
 //! contain; the command must exit 1 and change nothing). For a migrated case the test also asserts that `check`
 //! reports nothing new and that each new provider instance evaluates to the arguments of the old alias it replaces
@@ -136,6 +137,11 @@ fn check_case(case: &Path) -> Result<(), String> {
 
     if preview.status.code() != Some(0) {
         return Err(format!("{name}: expected exit 0, got {:?}; stderr:\n{err}", preview.status.code()));
+    }
+    for line in std::fs::read_to_string(case.join("stderr")).unwrap_or_default().lines().filter(|l| !l.is_empty()) {
+        if !err.contains(line) {
+            return Err(format!("{name}: stderr lacks {line:?}:\n{err}"));
+        }
     }
     if !String::from_utf8_lossy(&preview.stdout).contains("+++ b/") {
         return Err(format!("{name}: the preview is not a unified diff"));

@@ -158,7 +158,8 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_test()) {
         if old.iter().any(|a| f.text(db).contains(&format!("{provider}.{a}"))) {
             left_alone.push(format!(
-                "{}: test files are not rewritten; update their `{provider}.<alias>` references by hand",
+                "{}: test files are not rewritten (their `provider` and `run` blocks are their own); check its \
+                 `{provider}.<alias>` references by hand",
                 f.path(db)
             ));
         }
