@@ -83,11 +83,11 @@ fn provider_arguments(dir: &Path, name: &str) -> (BTreeMap<String, Value>, BTree
         match p["instances"].as_array() {
             Some(list) => {
                 for i in list {
-                    instances.insert(i["key"].as_str().unwrap().to_string(), i["arguments"].clone());
+                    instances.insert(i["key"].as_str().unwrap().to_string(), without_nulls(&i["arguments"]));
                 }
             }
             None => {
-                single.insert(alias, p["arguments"].clone());
+                single.insert(alias, without_nulls(&p["arguments"]));
             }
         }
     }
@@ -100,6 +100,14 @@ fn configuration_values(dir: &Path) -> BTreeMap<String, foreach_analysis::eval::
     let loaded = load(&LoadOptions::new(&paths)).expect("loads");
     let root = path_string(&loaded.roots[0]);
     loaded.host.provider_configuration_values(&root, "aws")
+}
+
+/// Arguments set to `null` are not set: the migration writes `null` for an argument only some aliases set.
+fn without_nulls(args: &Value) -> Value {
+    match args.as_object() {
+        Some(m) => Value::Object(m.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k.clone(), v.clone())).collect()),
+        None => args.clone(),
+    }
 }
 
 fn check_case(case: &Path) -> Result<(), String> {
