@@ -170,6 +170,8 @@ impl Merged {
         s.push_str("locals {\n");
         s.push_str(&format!("  {alias} = {{\n"));
         for (i, key) in self.keys.iter().enumerate() {
+            // An alias may hold `-`; quoted, such a key cannot be read as a subtraction by anyone.
+            let key = if key.contains('-') { format!("\"{key}\"") } else { key.clone() };
             s.push_str(&format!("    {key} = {{\n"));
             map_entries(&self.items, i, 6, &mut s);
             s.push_str("    }\n");

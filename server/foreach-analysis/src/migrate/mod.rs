@@ -360,3 +360,34 @@ fn eval_static(
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn removed(text: &str, block: &str) -> (String, bool) {
+        let start = text.find(block).unwrap();
+        let range = TextRange::at(TextSize::from(start as u32), TextSize::from(block.len() as u32));
+        let (r, comment) = removal_range(text, range);
+        let mut out = text.to_string();
+        out.replace_range(std::ops::Range::<usize>::from(r), "");
+        (out, comment)
+    }
+
+    #[test]
+    fn removing_a_block_takes_its_line_one_blank_line_and_the_comment_above() {
+        let text = "a = 1\n\n# the eu copy\nprovider \"aws\" {\n}\n\nb = 2\n";
+        assert_eq!(removed(text, "provider \"aws\" {\n}"), ("a = 1\n\nb = 2\n".to_string(), true));
+        let crlf = "a = 1\r\n\r\nprovider \"aws\" {\r\n}\r\n\r\nb = 2\r\n";
+        assert_eq!(removed(crlf, "provider \"aws\" {\r\n}"), ("a = 1\r\n\r\nb = 2\r\n".to_string(), false));
+        // At the end of a file without a final line break.
+        let last = "a = 1\n\nprovider \"aws\" {}";
+        assert_eq!(removed(last, "provider \"aws\" {}"), ("a = 1\n\n".to_string(), false));
+    }
+
+    #[test]
+    fn line_of_counts_from_one() {
+        assert_eq!(line_of("a\nb\n", TextSize::from(2)), 2);
+        assert_eq!(line_of("a", TextSize::from(99)), 1);
+    }
+}
