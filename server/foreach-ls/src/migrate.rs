@@ -196,3 +196,46 @@ fn shorten(message: &str, cwd: &Path) -> String {
     let prefix = format!("{}/", path_string(cwd));
     message.replace(&prefix, "")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_all_files_or_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.tf");
+        let b = dir.path().join("b.tf");
+        std::fs::write(&a, "old a\n").unwrap();
+        std::fs::write(&b, "old b\n").unwrap();
+        let s = |p: &Path| p.to_string_lossy().into_owned();
+
+        // The second file changed since it was read: nothing is written.
+        let stale = vec![
+            (s(&a), "old a\n".to_string(), "new a\n".to_string()),
+            (s(&b), "other b\n".to_string(), "new b\n".to_string()),
+        ];
+        assert!(write_all(&stale).unwrap_err().contains("changed since it was read"));
+        // The second file is gone: nothing is written either, and no temporary file is left.
+        let missing = dir.path().join("gone/c.tf");
+        let broken = vec![
+            (s(&a), "old a\n".to_string(), "new a\n".to_string()),
+            (s(&missing), String::new(), "new c\n".to_string()),
+        ];
+        assert!(write_all(&broken).is_err());
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a\n");
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+
+        let good = vec![
+            (s(&a), "old a\n".to_string(), "new a\n".to_string()),
+            (s(&b), "old b\n".to_string(), "new b\n".to_string()),
+        ];
+        write_all(&good).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a\n");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "new b\n");
+    }
+}

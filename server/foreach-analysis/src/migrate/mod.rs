@@ -141,7 +141,10 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     let old: Vec<String> = configs.iter().map(|c| c.alias.clone()).collect();
     for (i, a) in old.iter().enumerate() {
         if old[..i].contains(a) {
-            refusals.push(format!("`{provider}.{a}` is declared more than once; fix that first"));
+            refusals.push(format!(
+                "`{provider}.{a}` is declared more than once (twice, or in an override file, which migrate does not \
+                 merge); merge the blocks by hand first"
+            ));
         }
     }
 
