@@ -219,3 +219,41 @@ fn bad_usage_exits_2() {
     assert_eq!(run(&dir, &["migrate", ".", "--alias", "x"]).status.code(), Some(2));
     assert_eq!(run(&dir, &["migrate", "does-not-exist", "--provider", "aws"]).status.code(), Some(2));
 }
+
+/// Every fixture under `testdata/` (hostile and broken ones included) is planned without a panic, and a plan's
+/// edits fit their file.
+#[test]
+fn planning_never_panics_on_the_fixtures() {
+    fn fixtures(dir: &Path, out: &mut Vec<PathBuf>) {
+        if dir.join("main.tf").is_file() {
+            out.push(dir.to_path_buf());
+            return;
+        }
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() && !p.file_name().unwrap().to_string_lossy().starts_with('.') {
+                fixtures(&p, out);
+            }
+        }
+    }
+    let mut dirs = Vec::new();
+    fixtures(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata"), &mut dirs);
+    assert!(dirs.len() > 100);
+    let mut planned = 0;
+    for dir in dirs {
+        let paths = [dir.clone()];
+        let Ok(loaded) = load(&LoadOptions::new(&paths)) else { continue };
+        let root = path_string(&loaded.roots[0]);
+        let opts = foreach_analysis::migrate::Options { provider: "aws".to_string(), alias: None };
+        if let Ok(plan) = loaded.host.migrate_providers(&root, &opts) {
+            planned += 1;
+            for f in &plan.files {
+                for e in &f.edits {
+                    let r = std::ops::Range::<usize>::from(e.location.range);
+                    assert!(f.original.get(r).is_some(), "{}: an edit outside the text", f.path);
+                }
+            }
+        }
+    }
+    assert!(planned > 0);
+}

@@ -112,6 +112,14 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
                 ));
                 continue;
             };
+            if !is_name(&alias) {
+                refusals.push(format!(
+                    "{}:{}: the alias {alias:?} is not a valid name",
+                    f.path(db),
+                    line_of(text, alias_attr.range.start())
+                ));
+                continue;
+            }
             if block.body.attribute("for_each").is_some() || block.body.attribute("count").is_some() {
                 left_alone.push(format!(
                     "{}:{}: `{provider}.{alias}` already iterates and stays as it is",
@@ -333,6 +341,13 @@ fn removal_range(text: &str, range: TextRange) -> (TextRange, bool) {
         }
     }
     (TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32)), comment)
+}
+
+/// Whether `s` is an HCL name (what an alias must be; it becomes a key of the map and of references).
+fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
 /// The 1-based line of `offset`.
