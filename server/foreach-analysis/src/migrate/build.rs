@@ -27,6 +27,10 @@ enum Item {
     Differs { name: String, texts: Vec<Option<String>> },
     /// A nested block present once in every old block, with at least one differing argument.
     Block { ident: String, items: Vec<Item> },
+    /// A nested block present once in some old blocks and missing from the others: a `dynamic` block over
+    /// `each.value.<ident>[*]` (null where it is missing). `present[key]` is the index into the items' texts of
+    /// each old alias that has it.
+    Optional { ident: String, present: Vec<Option<usize>>, items: Vec<Item> },
 }
 
 /// The merged configuration, ready to render.
@@ -134,6 +138,26 @@ fn merge(
             continue;
         }
         let where_ = format!("{}{ident}", if top { String::new() } else { format!("{path}.") });
+        let plain = |bs: &Vec<&Block>| {
+            bs.len() <= 1 && bs.iter().all(|b| b.labels.is_empty() && b.body.blocks().next().is_none())
+        };
+        if top && ident != "dynamic" && blocks.iter().all(plain) && blocks.iter().any(|bs| bs.is_empty()) {
+            // Set in some configurations only: a `dynamic` block that the map switches on and off.
+            let mut present = Vec::new();
+            let mut inner: Vec<(&Config, &Body)> = Vec::new();
+            for ((c, _), bs) in bodies.iter().zip(&blocks) {
+                match bs.first() {
+                    Some(b) => {
+                        present.push(Some(inner.len()));
+                        inner.push((*c, &b.body));
+                    }
+                    None => present.push(None),
+                }
+            }
+            let nested = merge(db, scope, &inner, provider, &where_, errors);
+            items.push(Item::Optional { ident: ident.to_string(), present, items: nested });
+            continue;
+        }
         if blocks.iter().any(|bs| bs.len() != 1 || !bs[0].labels.is_empty()) {
             errors.push(format!(
                 "the `{where_}` blocks of the `{provider}` configurations differ and are not one plain block in each \
@@ -211,7 +235,7 @@ fn widths(names: &[Option<&str>]) -> Vec<usize> {
 
 fn map_entries(items: &[Item], key: usize, indent: usize, s: &mut String) {
     let pad = " ".repeat(indent);
-    let shown: Vec<&Item> = items.iter().filter(|i| matches!(i, Item::Differs { .. } | Item::Block { .. })).collect();
+    let shown: Vec<&Item> = items.iter().filter(|i| !matches!(i, Item::Same(_) | Item::SameArg { .. })).collect();
     let names: Vec<Option<&str>> = shown
         .iter()
         .map(|i| match i {
@@ -226,14 +250,26 @@ fn map_entries(items: &[Item], key: usize, indent: usize, s: &mut String) {
                 let text = texts[key].as_deref().unwrap_or("null");
                 s.push_str(&format!("{pad}{name:width$} = {}\n", text.replace("\r\n", "\n")));
             }
-            Item::Block { ident, items } => {
-                s.push_str(&format!("{pad}{ident} = {{\n"));
-                map_entries(items, key, indent + 2, s);
-                s.push_str(&format!("{pad}}}\n"));
-            }
+            Item::Block { ident, items } => nested_entry(ident, items, key, indent, s),
+            Item::Optional { ident, present, items } => match present[key] {
+                None => s.push_str(&format!("{pad}{ident} = null\n")),
+                Some(j) => nested_entry(ident, items, j, indent, s),
+            },
             _ => {}
         }
     }
+}
+
+/// `ident = { … }` of a nested block's differing arguments; `{}` when none differ (the block is still there).
+fn nested_entry(ident: &str, items: &[Item], key: usize, indent: usize, s: &mut String) {
+    let pad = " ".repeat(indent);
+    if items.iter().all(|i| matches!(i, Item::Same(_) | Item::SameArg { .. })) {
+        s.push_str(&format!("{pad}{ident} = {{}}\n"));
+        return;
+    }
+    s.push_str(&format!("{pad}{ident} = {{\n"));
+    map_entries(items, key, indent + 2, s);
+    s.push_str(&format!("{pad}}}\n"));
 }
 
 fn block_items(items: &[Item], path: &str, indent: usize, s: &mut String) {
@@ -260,6 +296,15 @@ fn block_items(items: &[Item], path: &str, indent: usize, s: &mut String) {
             Item::Block { ident, items } => {
                 s.push_str(&format!("{pad}{ident} {{\n"));
                 block_items(items, &format!("{path}.{ident}"), indent + 2, s);
+                s.push_str(&format!("{pad}}}\n"));
+            }
+            Item::Optional { ident, items, .. } => {
+                // `[*]` on null is an empty list and on an object a list of it: one block or none.
+                s.push_str(&format!("{pad}dynamic \"{ident}\" {{\n"));
+                s.push_str(&format!("{pad}  for_each = {path}.{ident}[*]\n"));
+                s.push_str(&format!("{pad}  content {{\n"));
+                block_items(items, &format!("{ident}.value"), indent + 4, s);
+                s.push_str(&format!("{pad}  }}\n"));
                 s.push_str(&format!("{pad}}}\n"));
             }
         }

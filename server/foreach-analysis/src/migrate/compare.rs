@@ -64,16 +64,72 @@ fn body_value(scope: &ModuleScope, file: crate::FileId, body: &Body, ctx: &EvalC
             attrs.insert(Arc::from(a.key.name.as_str()), v);
         }
     }
-    let mut idents: Vec<&str> = Vec::new();
+    let mut blocks: Vec<(String, Vec<Value>)> = Vec::new();
     for b in body.blocks() {
-        if !idents.contains(&b.ident.name.as_str()) {
-            idents.push(&b.ident.name);
+        let found: Vec<(String, Value)> = if b.ident.name == "dynamic" {
+            let Some(label) = b.label(0) else { continue };
+            dynamic_values(scope, file, label, &b.body, ctx).into_iter().map(|v| (label.to_string(), v)).collect()
+        } else {
+            vec![(b.ident.name.clone(), body_value(scope, file, &b.body, ctx))]
+        };
+        for (ident, v) in found {
+            match blocks.iter_mut().find(|(i, _)| *i == ident) {
+                Some((_, vs)) => vs.push(v),
+                None => blocks.push((ident, vec![v])),
+            }
         }
     }
-    for ident in idents {
-        let values: Vec<Value> = body.blocks_named(ident).map(|b| body_value(scope, file, &b.body, ctx)).collect();
+    for (ident, values) in blocks {
         let v = if values.len() == 1 { values[0].clone() } else { Value::Tuple(Arc::new(values)) };
-        attrs.insert(Arc::from(ident), v);
+        attrs.insert(Arc::from(ident.as_str()), v);
     }
     Value::object(attrs)
+}
+
+/// The blocks a `dynamic "<label>"` block generates, for the shape `migrate` writes: its `content` arguments are
+/// either `<label>.value.<name>` (read from the element) or free of the iterator. The evaluator has no dynamic-block
+/// iterator, so this is as far as comparing goes.
+fn dynamic_values(scope: &ModuleScope, file: crate::FileId, label: &str, body: &Body, ctx: &EvalContext) -> Vec<Value> {
+    let Some(for_each) = body.attribute("for_each") else { return Vec::new() };
+    let Some(content) = body.blocks_named("content").next() else { return Vec::new() };
+    let elements: Vec<Value> = match scope.eval(file, &for_each.value, ctx).unmarked() {
+        Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => items.to_vec(),
+        Value::Map(_, m) | Value::Object(m) => m.values().cloned().collect(),
+        _ => Vec::new(),
+    };
+    elements
+        .into_iter()
+        .map(|element| {
+            let mut attrs = Attrs::new();
+            for a in content.body.attributes() {
+                let v = match iterator_field(&a.value, label) {
+                    Some(name) => match element.unmarked() {
+                        Value::Object(m) | Value::Map(_, m) => {
+                            m.get(name).cloned().unwrap_or(Value::Null(crate::eval::types::Type::Dynamic))
+                        }
+                        _ => Value::Null(crate::eval::types::Type::Dynamic),
+                    },
+                    None => scope.eval(file, &a.value, ctx),
+                };
+                if !matches!(v.unmarked(), Value::Null(_)) {
+                    attrs.insert(Arc::from(a.key.name.as_str()), v);
+                }
+            }
+            Value::object(attrs)
+        })
+        .collect()
+}
+
+/// `name` when `expr` is exactly `<label>.value.<name>`.
+fn iterator_field<'a>(expr: &'a foreach_syntax::ast::Expr, label: &str) -> Option<&'a str> {
+    use foreach_syntax::ast::{ExprKind, TraversalOp};
+    let ExprKind::Traversal { base, steps } = &expr.kind else { return None };
+    let ExprKind::Variable(root) = &base.kind else { return None };
+    match steps.as_slice() {
+        [a, b] if root.name == label => match (&a.op, &b.op) {
+            (TraversalOp::GetAttr(v), TraversalOp::GetAttr(n)) if v.name == "value" => Some(n.name.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
