@@ -176,8 +176,8 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         }
     }
 
-    // The new alias: never an old one (OpenTofu rejects `for_each` added to an alias the state already uses), nor
-    // another configuration's, nor a local value's name (the map is `local.<alias>`).
+    // The values are those of the module as a root module (the CLI loads PATH as one); a directory that is only
+    // ever called has one set of values per call, and is not planned.
     let scope = {
         let tree = module_tree(db, ws);
         root_for_dir(&tree, module_dir).map(|node| scope_for_node(db, ws, tree.node(node)).0)
@@ -190,6 +190,8 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         return Err(refusals);
     }
     let merged = build::evaluate(db, &scope, &configs, provider)?;
+    // The new alias: never an old one (OpenTofu rejects `for_each` added to an alias the state already uses), nor
+    // another configuration's, nor a local value's name (the map is `local.<alias>`).
     let alias = opts
         .alias
         .clone()
