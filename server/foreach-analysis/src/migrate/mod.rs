@@ -159,7 +159,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     // References in JSON and test files are left to the user: refuse when a JSON file of the module names an old
     // alias (the configuration would no longer be valid), list test files.
     for (f, _) in &parsed {
-        if f.kind(db).is_json() && old.iter().any(|a| f.text(db).contains(&format!("{provider}.{a}"))) {
+        if f.kind(db).is_json() && old.iter().any(|a| mentions(f.text(db), provider, a)) {
             refusals.push(format!(
                 "{}: refers to an aliased `{provider}` configuration in JSON, which migrate does not edit",
                 f.path(db)
@@ -167,7 +167,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         }
     }
     for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_test()) {
-        if old.iter().any(|a| f.text(db).contains(&format!("{provider}.{a}"))) {
+        if old.iter().any(|a| mentions(f.text(db), provider, a)) {
             left_alone.push(format!(
                 "{}: test files are not rewritten (their `provider` and `run` blocks are their own); check its \
                  `{provider}.<alias>` references by hand",
@@ -345,6 +345,18 @@ fn removal_range(text: &str, range: TextRange) -> (TextRange, bool) {
     (TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32)), comment)
 }
 
+/// Whether `text` holds `provider.alias` as a whole name (not `aws.use10` for `aws.use1`): a textual look at files
+/// migrate does not parse as references.
+fn mentions(text: &str, provider: &str, alias: &str) -> bool {
+    let needle = format!("{provider}.{alias}");
+    let name_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(&needle).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + needle.len()..].chars().next();
+        !before.is_some_and(|c| name_char(c) || c == '.') && !after.is_some_and(name_char)
+    })
+}
+
 /// Whether `s` is an HCL name (what an alias must be; it becomes a key of the map and of references).
 fn is_name(s: &str) -> bool {
     let mut chars = s.chars();
@@ -403,6 +415,13 @@ mod tests {
         // At the end of a file without a final line break.
         let last = "a = 1\n\nprovider \"aws\" {}";
         assert_eq!(removed(last, "provider \"aws\" {}"), ("a = 1\n\n".to_string(), false));
+    }
+
+    #[test]
+    fn mentions_whole_names_only() {
+        assert!(mentions("{\"provider\": \"aws.use1\"}", "aws", "use1"));
+        assert!(!mentions("{\"provider\": \"aws.use10\"}", "aws", "use1"));
+        assert!(!mentions("{\"provider\": \"myaws.use1\"}", "aws", "use1"));
     }
 
     #[test]
