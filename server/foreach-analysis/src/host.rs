@@ -344,6 +344,25 @@ impl AnalysisHost {
         Evaluation { value, diagnostics }
     }
 
+    /// Plans `foreach-ls migrate` for the module in directory `dir` (`migrate/`).
+    pub fn migrate_providers(
+        &self,
+        dir: &str,
+        opts: &crate::migrate::Options,
+    ) -> Result<crate::migrate::Plan, Vec<String>> {
+        crate::migrate::plan_providers(&self.db, self.ws, dir, opts)
+    }
+
+    /// What each aliased `provider` configuration of the root module in `dir` evaluates to, by alias or instance
+    /// key, nested blocks included (`migrate::configuration_values`; the migration tests compare before and after).
+    pub fn provider_configuration_values(
+        &self,
+        dir: &str,
+        provider: &str,
+    ) -> std::collections::BTreeMap<String, Value> {
+        crate::migrate::configuration_values(&self.db, self.ws, dir, provider)
+    }
+
     /// A snapshot for answering questions on another thread. The next `apply_change` cancels it: its queries
     /// then return `Err(Cancelled)`, so a snapshot must never be held while applying a change on the same thread.
     pub fn analysis(&self) -> crate::ide::Analysis {

@@ -13,6 +13,7 @@ pub mod host;
 pub mod ide;
 pub mod init_values;
 pub mod inspect;
+pub mod migrate;
 pub mod model;
 pub mod module_eval;
 pub mod module_outputs;

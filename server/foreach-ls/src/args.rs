@@ -25,8 +25,30 @@ pub enum Command {
     Eval(EvalArgs),
     /// Print every provider configuration with its instances, and what each block uses, as JSON.
     Inspect(InspectArgs),
+    /// Merge the aliased configurations of one provider in a module into one `for_each` provider, rewriting every
+    /// reference (`docs/migrate.md`). Prints a unified diff; `--write` applies it.
+    Migrate(MigrateArgs),
     /// Start the language server on stdin/stdout.
     Serve,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MigrateArgs {
+    /// The module directory (default: the current directory).
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+    /// The provider's local name, e.g. `aws`.
+    #[arg(long, value_name = "NAME")]
+    pub provider: String,
+    /// The new configuration's alias (default: `by_region` when the configurations differ in `region`, else
+    /// `by_key`).
+    #[arg(long, value_name = "NAME")]
+    pub alias: Option<String>,
+    /// Apply the change to the files (all of them or none) instead of printing a diff.
+    #[arg(long)]
+    pub write: bool,
+    #[command(flatten)]
+    pub vars: VarArgs,
 }
 
 #[derive(Debug, Clone, Args)]

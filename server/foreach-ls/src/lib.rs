@@ -9,6 +9,7 @@ pub mod eval;
 pub mod exit;
 pub mod fix;
 pub mod inspect;
+pub mod migrate;
 pub mod render;
 pub mod report;
 
@@ -36,6 +37,7 @@ where
         args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
         args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
+        args::Command::Migrate(a) => migrate::run(&a, &parsed.ordered_vars),
         args::Command::Serve => match foreach_lsp::serve_stdio() {
             0 => ExitStatus::Clean,
             1 => ExitStatus::ServeWithoutShutdown,

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use foreach_analysis::ide::{Assist, CompletionItem as AItem, CompletionKind, Symbol, SymbolKind as AKind};
+use foreach_analysis::ide::{Assist, CompletionItem as AItem, CompletionKind, Refactor, Symbol, SymbolKind as AKind};
 use foreach_analysis::{Analysis, Cancellable, Diagnostic as ADiagnostic, FileId, Severity};
 use foreach_syntax::{ColumnEncoding, LineCol, LineIndex, TextRange, TextSize};
 use tower_lsp_server::ls_types::{self as lsp, Position, Range, Uri};
@@ -116,6 +116,21 @@ impl Files<'_> {
             diagnostics: Some(vec![self.diagnostic(&index, &a.diagnostic)?]),
             edit: Some(lsp::WorkspaceEdit { changes: Some(changes), ..Default::default() }),
             is_preferred: if a.preferred { Some(true) } else { None },
+            ..Default::default()
+        }))
+    }
+
+    /// A refactoring (no diagnostic) as a `refactor.rewrite` code action with a workspace edit.
+    pub fn refactor_action(&self, r: &Refactor) -> Cancellable<Option<lsp::CodeAction>> {
+        let mut changes: std::collections::HashMap<Uri, Vec<lsp::TextEdit>> = std::collections::HashMap::new();
+        for e in &r.edits {
+            let Some(loc) = self.location(e.location.file, e.location.range)? else { return Ok(None) };
+            changes.entry(loc.uri).or_default().push(lsp::TextEdit { range: loc.range, new_text: e.new_text.clone() });
+        }
+        Ok(Some(lsp::CodeAction {
+            title: r.title.clone(),
+            kind: Some(lsp::CodeActionKind::REFACTOR_REWRITE),
+            edit: Some(lsp::WorkspaceEdit { changes: Some(changes), ..Default::default() }),
             ..Default::default()
         }))
     }

@@ -298,6 +298,31 @@ async fn ignore_code_action_and_other_hcl_files() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn convert_aliased_providers_code_action() {
+    let mut c = TestClient::start();
+    c.initialize(None, json!({})).await;
+    let doc = "file:///lsp-test/migrate/main.tf";
+    let text = "provider \"aws\" {\n  alias  = \"use1\"\n  region = \"us-east-1\"\n}\n\nprovider \"aws\" {\n  alias  = \"euw1\"\n  region = \"eu-west-1\"\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.euw1\n}\n";
+    c.open(doc, text).await;
+    let actions = c
+        .request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": doc}, "range": {"start": {"line": 6, "character": 4}, "end": {"line": 6, "character": 4}}, "context": {"diagnostics": []}}),
+        )
+        .await;
+    let action = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "refactor.rewrite")
+        .unwrap_or_else(|| panic!("{actions}"));
+    assert_eq!(action["title"], "Convert the 2 aliased `aws` configurations into one `for_each` provider");
+    let edits = action["edit"]["changes"][doc].as_array().unwrap();
+    assert!(edits.iter().any(|e| e["newText"] == "aws.by_region[\"euw1\"]"), "{edits:?}");
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn provider_hover_references_and_inlay_hints() {
     let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"a\", \"b\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"x\" {\n  for_each = toset([\"a\"])\n  provider = aws.by_region[each.key]\n}\n";
     let mut c = TestClient::start();

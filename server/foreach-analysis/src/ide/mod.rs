@@ -16,6 +16,7 @@ mod init_info;
 mod inlay_hints;
 mod key_completion;
 mod key_origin;
+mod migrate_action;
 mod provider_info;
 mod references;
 mod results;
@@ -37,6 +38,7 @@ use crate::paths::parent;
 
 pub use code_actions::Assist;
 pub use inlay_hints::InlayHint;
+pub use migrate_action::Refactor;
 pub use results::{CompletionItem, CompletionKind, CompletionList, HoverResult, NavigationTarget};
 pub use symbols::{Symbol, SymbolKind};
 
@@ -134,6 +136,11 @@ impl Analysis {
     /// Quick fixes for the diagnostics that touch `range`, plus "ignore this code for this block".
     pub fn code_actions(&self, file: FileId, range: TextRange) -> Cancellable<Vec<Assist>> {
         self.with(|db, ws| code_actions::code_actions(db, ws, file, range))
+    }
+
+    /// Refactorings on the block at `range`: converting aliased provider blocks into one `for_each` provider.
+    pub fn migrate_refactors(&self, file: FileId, range: TextRange) -> Cancellable<Vec<Refactor>> {
+        self.with(|db, ws| migrate_action::refactors(db, ws, file, range))
     }
 }
 

@@ -1,4 +1,5 @@
-//! `textDocument/codeAction`: the analysis's quick fixes for the diagnostics in the requested range.
+//! `textDocument/codeAction`: the analysis's quick fixes for the diagnostics in the requested range, and the
+//! refactorings on the block there (converting aliased providers into one `for_each` provider).
 
 use std::sync::Arc;
 
@@ -20,6 +21,11 @@ pub async fn run(state: &Arc<State>, p: CodeActionParams) -> Result<Option<CodeA
             let mut out = Vec::new();
             for assist in a.code_actions(file, range)? {
                 if let Some(action) = files.code_action(&assist)? {
+                    out.push(CodeActionOrCommand::CodeAction(action));
+                }
+            }
+            for refactor in a.migrate_refactors(file, range)? {
+                if let Some(action) = files.refactor_action(&refactor)? {
                     out.push(CodeActionOrCommand::CodeAction(action));
                 }
             }

@@ -72,7 +72,7 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
             inlay_hint_provider: Some(OneOf::Left(true)),
             document_symbol_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR_REWRITE]),
                 ..Default::default()
             })),
             diagnostic_provider: pull.then(|| {

@@ -1,0 +1,101 @@
+//! The refactoring "Convert the N aliased `aws` configurations into one `for_each` provider" on an aliased
+//! `provider` block: the same plan as `foreach-ls migrate` (`crate::migrate`), offered only when it can be done.
+
+use foreach_syntax::TextRange;
+
+use crate::base::FileId;
+use crate::db::{Db, Workspace, parse};
+use crate::diagnostics::TextEdit;
+use crate::migrate::{Options, plan_providers};
+
+use super::cursor::block_at;
+use super::{dir_of, source_file};
+
+/// A refactoring that fixes no diagnostic: a title and its edits (possibly in several files).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refactor {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+}
+
+pub(crate) fn refactors(db: &dyn Db, ws: Workspace, file: FileId, range: TextRange) -> Vec<Refactor> {
+    let Some(sf) = source_file(db, ws, file) else { return Vec::new() };
+    if !sf.kind(db).is_config() || sf.kind(db).is_json() {
+        return Vec::new();
+    }
+    let parsed = parse(db, sf);
+    let Some(block) = block_at(&parsed.body, range.start()) else { return Vec::new() };
+    let Some(name) = block.label(0) else { return Vec::new() };
+    let body = &block.body;
+    if block.ident.name != "provider"
+        || body.attribute("alias").is_none()
+        || body.attribute("for_each").is_some()
+        || body.attribute("count").is_some()
+    {
+        return Vec::new();
+    }
+    let Some(dir) = dir_of(db, ws, sf) else { return Vec::new() };
+    let opts = Options { provider: name.to_string(), alias: None };
+    match plan_providers(db, ws, dir.path(db), &opts) {
+        Ok(plan) => vec![Refactor {
+            title: format!(
+                "Convert the {} aliased `{name}` configurations into one `for_each` provider",
+                plan.keys.len()
+            ),
+            edits: plan.files.into_iter().flat_map(|f| f.edits).collect(),
+        }],
+        // Not offered when it cannot be done; `foreach-ls migrate` says why.
+        Err(_) => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_fixture::Fixture;
+    use crate::host::Change;
+    use std::sync::Arc;
+
+    const TEXT: &str = "provider \"aws\" {\n  alias  = \"use1\"\n  region = \"us-east-1\"\n}\n\nprovider \"aws\" {\n  alias  = \"euw1\"\n  region = \"eu-west-1\"\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.euw1\n}\n";
+
+    fn apply(text: &str, edits: &[crate::TextEdit]) -> String {
+        let mut out = text.to_string();
+        let mut edits = edits.to_vec();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.location.range.start()));
+        for e in edits {
+            out.replace_range(std::ops::Range::<usize>::from(e.location.range), &e.new_text);
+        }
+        out
+    }
+
+    #[test]
+    fn converts_the_aliased_blocks_and_the_result_checks_clean() {
+        let mut f = Fixture::parse(TEXT);
+        let file = f.file_id("/ws/main.tf");
+        let at = foreach_syntax::TextRange::empty((TEXT.find("euw1").unwrap() as u32).into());
+        let actions = f.host.analysis().migrate_refactors(file, at).unwrap();
+        let titles: Vec<&str> = actions.iter().map(|a| a.title.as_str()).collect();
+        assert_eq!(titles, ["Convert the 2 aliased `aws` configurations into one `for_each` provider"]);
+        let fixed = apply(TEXT, &actions[0].edits);
+        assert!(fixed.contains("for_each = local.by_region"), "{fixed}");
+        assert!(fixed.contains("provider = aws.by_region[\"euw1\"]"), "{fixed}");
+        f.host.apply_change(Change {
+            files: vec![("/ws/main.tf".to_string(), Ok(Arc::from(fixed.as_str())))],
+            ..Change::default()
+        });
+        assert!(f.host.analysis().diagnostics().unwrap().is_empty());
+    }
+
+    #[test]
+    fn not_offered_outside_an_aliased_block_or_when_not_static() {
+        let f = Fixture::parse(TEXT);
+        let file = f.file_id("/ws/main.tf");
+        let at = foreach_syntax::TextRange::empty((TEXT.find("aws_s3_bucket").unwrap() as u32).into());
+        assert!(f.host.analysis().migrate_refactors(file, at).unwrap().is_empty());
+
+        let dynamic = TEXT.replace("\"eu-west-1\"", "data.x.y.region");
+        let f = Fixture::parse(&dynamic);
+        let file = f.file_id("/ws/main.tf");
+        let at = foreach_syntax::TextRange::empty((dynamic.find("euw1").unwrap() as u32).into());
+        assert!(f.host.analysis().migrate_refactors(file, at).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,135 @@
+//! What each aliased configuration of a provider evaluates to, per old alias or per instance key, so that a
+//! migration can be checked: every instance of the new configuration must evaluate to what the old alias did.
+//! Nested blocks are included (as objects; repeated ones as tuples), which `inspect` does not report.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use foreach_syntax::ast::Body;
+
+use crate::db::{Db, Workspace, parse};
+use crate::eval::value::Attrs;
+use crate::eval::{EvalContext, ModuleScope, Value};
+use crate::module_eval::{root_for_dir, scope_for_node};
+use crate::tree::module_tree;
+
+/// The aliased `provider "<provider>"` configurations of the root module in `dir`: by alias, or by instance key for
+/// one with `for_each`, the object of its arguments and nested blocks. An argument set to `null` is left out, as a
+/// provider treats it as not set. Empty when `dir` is not a root module.
+pub fn configuration_values(db: &dyn Db, ws: Workspace, dir: &str, provider: &str) -> BTreeMap<String, Value> {
+    let mut out = BTreeMap::new();
+    let Some(module_dir) = ws.dirs(db).iter().copied().find(|d| d.path(db) == dir) else { return out };
+    let tree = module_tree(db, ws);
+    let Some(node) = root_for_dir(&tree, module_dir) else { return out };
+    let (scope, _) = scope_for_node(db, ws, tree.node(node));
+    for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_config()) {
+        let p = parse(db, *f);
+        let file = f.id(db);
+        for block in p.body.blocks_named("provider").filter(|b| b.label(0) == Some(provider)) {
+            let Some(alias) = block.body.attribute("alias").and_then(|a| a.value.as_string_literal()) else {
+                continue;
+            };
+            match block.body.attribute("for_each") {
+                None => {
+                    out.insert(alias, body_value(&scope, file, &block.body, &EvalContext::default()));
+                }
+                Some(fe) => {
+                    let each = scope.eval(file, &fe.value, &EvalContext::default());
+                    let entries: Vec<(Arc<str>, Value)> = match each.unmarked() {
+                        Value::Map(_, m) | Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                        Value::Set(_, items) => {
+                            items.iter().filter_map(|v| v.as_str().map(|s| (Arc::from(s), v.clone()))).collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    for (k, v) in entries {
+                        let ctx = EvalContext { each: Some((Value::string(k.clone()), v)), ..EvalContext::default() };
+                        out.insert(k.to_string(), body_value(&scope, file, &block.body, &ctx));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn body_value(scope: &ModuleScope, file: crate::FileId, body: &Body, ctx: &EvalContext) -> Value {
+    let mut attrs = Attrs::new();
+    for a in body.attributes() {
+        if matches!(a.key.name.as_str(), "alias" | "for_each" | "count") {
+            continue;
+        }
+        let v = scope.eval(file, &a.value, ctx);
+        if !matches!(v.unmarked(), Value::Null(_)) {
+            attrs.insert(Arc::from(a.key.name.as_str()), v);
+        }
+    }
+    let mut blocks: Vec<(String, Vec<Value>)> = Vec::new();
+    for b in body.blocks() {
+        let found: Vec<(String, Value)> = if b.ident.name == "dynamic" {
+            let Some(label) = b.label(0) else { continue };
+            dynamic_values(scope, file, label, &b.body, ctx).into_iter().map(|v| (label.to_string(), v)).collect()
+        } else {
+            vec![(b.ident.name.clone(), body_value(scope, file, &b.body, ctx))]
+        };
+        for (ident, v) in found {
+            match blocks.iter_mut().find(|(i, _)| *i == ident) {
+                Some((_, vs)) => vs.push(v),
+                None => blocks.push((ident, vec![v])),
+            }
+        }
+    }
+    for (ident, values) in blocks {
+        let v = if values.len() == 1 { values[0].clone() } else { Value::Tuple(Arc::new(values)) };
+        attrs.insert(Arc::from(ident.as_str()), v);
+    }
+    Value::object(attrs)
+}
+
+/// The blocks a `dynamic "<label>"` block generates, for the shape `migrate` writes: its `content` arguments are
+/// either `<label>.value.<name>` (read from the element) or free of the iterator. The evaluator has no dynamic-block
+/// iterator, so this is as far as comparing goes.
+fn dynamic_values(scope: &ModuleScope, file: crate::FileId, label: &str, body: &Body, ctx: &EvalContext) -> Vec<Value> {
+    let Some(for_each) = body.attribute("for_each") else { return Vec::new() };
+    let Some(content) = body.blocks_named("content").next() else { return Vec::new() };
+    let elements: Vec<Value> = match scope.eval(file, &for_each.value, ctx).unmarked() {
+        Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => items.to_vec(),
+        Value::Map(_, m) | Value::Object(m) => m.values().cloned().collect(),
+        _ => Vec::new(),
+    };
+    elements
+        .into_iter()
+        .map(|element| {
+            let mut attrs = Attrs::new();
+            for a in content.body.attributes() {
+                let v = match iterator_field(&a.value, label) {
+                    Some(name) => match element.unmarked() {
+                        Value::Object(m) | Value::Map(_, m) => {
+                            m.get(name).cloned().unwrap_or(Value::Null(crate::eval::types::Type::Dynamic))
+                        }
+                        _ => Value::Null(crate::eval::types::Type::Dynamic),
+                    },
+                    None => scope.eval(file, &a.value, ctx),
+                };
+                if !matches!(v.unmarked(), Value::Null(_)) {
+                    attrs.insert(Arc::from(a.key.name.as_str()), v);
+                }
+            }
+            Value::object(attrs)
+        })
+        .collect()
+}
+
+/// `name` when `expr` is exactly `<label>.value.<name>`.
+fn iterator_field<'a>(expr: &'a foreach_syntax::ast::Expr, label: &str) -> Option<&'a str> {
+    use foreach_syntax::ast::{ExprKind, TraversalOp};
+    let ExprKind::Traversal { base, steps } = &expr.kind else { return None };
+    let ExprKind::Variable(root) = &base.kind else { return None };
+    match steps.as_slice() {
+        [a, b] if root.name == label => match (&a.op, &b.op) {
+            (TraversalOp::GetAttr(v), TraversalOp::GetAttr(n)) if v.name == "value" => Some(n.name.as_str()),
+            _ => None,
+        },
+        _ => None,
+    }
+}

@@ -1,0 +1,72 @@
+variable "org" {
+  type    = string
+  default = "acme"
+}
+
+locals {
+  accounts = {
+    prod = "111111111111"
+    dev  = "222222222222"
+  }
+}
+
+provider "aws" {
+  region = "us-east-1"
+}
+
+provider "aws" {
+  alias  = "prod"
+  region = "us-east-1"
+
+  assume_role {
+    role_arn     = "arn:aws:iam::${local.accounts.prod}:role/deploy"
+    session_name = "foreach-ls"
+  }
+
+  default_tags {
+    tags = { owner = var.org }
+  }
+}
+
+provider "aws" {
+  alias  = "dev"
+  region = "us-east-1"
+
+  assume_role {
+    role_arn     = "arn:aws:iam::${local.accounts.dev}:role/deploy"
+    session_name = "foreach-ls"
+  }
+
+  default_tags {
+    tags = { owner = var.org }
+  }
+}
+
+resource "aws_s3_bucket" "audit_prod" {
+  provider = aws.prod
+  bucket   = "audit-prod"
+}
+
+resource "aws_s3_bucket" "audit_dev" {
+  provider = aws.dev
+  bucket   = "audit-dev"
+}
+
+data "aws_caller_identity" "dev" {
+  provider = aws.dev
+}
+
+check "prod_reachable" {
+  data "aws_caller_identity" "prod" {
+    provider = aws.prod
+  }
+
+  assert {
+    condition     = data.aws_caller_identity.prod.account_id == local.accounts.prod
+    error_message = "wrong account"
+  }
+}
+
+resource "aws_s3_bucket" "default" {
+  bucket = "default"
+}

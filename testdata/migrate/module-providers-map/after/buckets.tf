@@ -1,0 +1,4 @@
+resource "aws_s3_bucket" "logs" {
+  provider = aws.regional["use1"]
+  bucket   = "logs"
+}
