@@ -244,13 +244,13 @@ impl AnalysisHost {
     /// being loaded and not yet shared: nothing can cancel it.
     pub fn prime_diagnostics(&self) {
         self.prime_module_diagnostics();
+        self.prime_instance_values();
         workspace_diagnostics(&self.db, self.ws);
     }
 
     /// Every diagnostic in the workspace, sorted by file and position.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        self.prime_module_diagnostics();
-        self.prime_instance_values();
+        self.prime_diagnostics();
         (*workspace_diagnostics(&self.db, self.ws)).clone()
     }
 
