@@ -66,22 +66,21 @@ pub fn undeclared_providers(db: &dyn Db, tree: &ModuleTree) -> Vec<Diagnostic> {
     // The names declared along every path from a root down to each directory (a directory called from two places
     // sees both callers' names: any one declaring it is enough to stay quiet).
     // Built parents first (the tree lists a parent before its children), each node's set from its parent's and its
-    // own directory's names, every directory's names computed once: walking up from every node instead made an edit
-    // of a big root module cost nodes x root resources.
-    let mut own: HashMap<ModuleDir, Arc<BTreeSet<String>>> = HashMap::new();
+    // own directory's (memoised) names: walking up from every node instead made an edit of a big root module cost
+    // nodes x root resources.
     let mut along: Vec<Arc<BTreeSet<String>>> = Vec::with_capacity(tree.nodes.len());
     let mut seen: HashMap<ModuleDir, BTreeSet<String>> = HashMap::new();
     let mut order: Vec<ModuleDir> = Vec::new();
     for node in &tree.nodes {
-        let dir_names = own.entry(node.dir).or_insert_with(|| dir_local_names(db, node.dir));
+        let dir_names = dir_local_names(db, node.dir);
         debug_assert!(
             node.parent.is_none_or(|p| (p.0 as usize) < along.len()),
             "a parent is listed before its children"
         );
         let names = match node.parent.and_then(|p| along.get(p.0 as usize)) {
             Some(parent) if dir_names.is_subset(parent) => parent.clone(),
-            Some(parent) => Arc::new(parent.union(dir_names).cloned().collect()),
-            None => dir_names.clone(),
+            Some(parent) => Arc::new(parent.union(&dir_names).cloned().collect()),
+            None => dir_names,
         };
         match seen.get_mut(&node.dir) {
             Some(all) => all.extend(names.iter().cloned()),
