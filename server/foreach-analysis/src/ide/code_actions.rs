@@ -80,19 +80,9 @@ fn ignore_for_block(db: &dyn Db, ws: Workspace, d: &Diagnostic) -> Option<Assist
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_fixture::Fixture;
+    use super::super::test_fixture::{Fixture, apply};
     use crate::host::Change;
     use std::sync::Arc;
-
-    fn apply(text: &str, edits: &[crate::TextEdit]) -> String {
-        let mut out = text.to_string();
-        let mut edits = edits.to_vec();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.location.range.start()));
-        for e in edits {
-            out.replace_range(std::ops::Range::<usize>::from(e.location.range), &e.new_text);
-        }
-        out
-    }
 
     #[test]
     fn ignore_this_code_for_this_block_silences_it() {

@@ -51,21 +51,11 @@ pub(crate) fn refactors(db: &dyn Db, ws: Workspace, file: FileId, range: TextRan
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_fixture::Fixture;
+    use super::super::test_fixture::{Fixture, apply};
     use crate::host::Change;
     use std::sync::Arc;
 
     const TEXT: &str = "provider \"aws\" {\n  alias  = \"use1\"\n  region = \"us-east-1\"\n}\n\nprovider \"aws\" {\n  alias  = \"euw1\"\n  region = \"eu-west-1\"\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.euw1\n}\n";
-
-    fn apply(text: &str, edits: &[crate::TextEdit]) -> String {
-        let mut out = text.to_string();
-        let mut edits = edits.to_vec();
-        edits.sort_by_key(|e| std::cmp::Reverse(e.location.range.start()));
-        for e in edits {
-            out.replace_range(std::ops::Range::<usize>::from(e.location.range), &e.new_text);
-        }
-        out
-    }
 
     #[test]
     fn converts_the_aliased_blocks_and_the_result_checks_clean() {

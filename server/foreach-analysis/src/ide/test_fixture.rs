@@ -60,3 +60,14 @@ impl Fixture {
         &self.files.iter().find(|(p, _)| p == path).expect("fixture file").1
     }
 }
+
+/// `text` with `edits` (of one file, not overlapping) applied, the way a client applies a workspace edit.
+pub(crate) fn apply(text: &str, edits: &[crate::TextEdit]) -> String {
+    let mut out = text.to_string();
+    let mut edits = edits.to_vec();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.location.range.start()));
+    for e in edits {
+        out.replace_range(std::ops::Range::<usize>::from(e.location.range), &e.new_text);
+    }
+    out
+}
