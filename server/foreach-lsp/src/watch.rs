@@ -15,6 +15,15 @@ pub const WATCH_GLOB: &str = "**/*.{tf,tofu,tfvars,tf.json,tofu.json,tfvars.json
 /// backend's `path` in the usual naming.
 pub const STATE_GLOB: &str = "**/*.tfstate";
 
+/// What `tofu workspace select` and `tofu init` leave in a root's data directory: the selected workspace and the
+/// installed modules. Loaded with the workspace, so a change re-indexes it.
+pub const INIT_GLOBS: [&str; 2] = ["**/.terraform/environment", "**/.terraform/modules/modules.json"];
+
+/// Whether `path` is one of [`INIT_GLOBS`].
+pub fn is_init_file(path: &str) -> bool {
+    path.ends_with("/.terraform/environment") || path.ends_with("/.terraform/modules/modules.json")
+}
+
 const WATCH_ID: &str = "foreach-ls/watch";
 const STATES_ID: &str = "foreach-ls/watch-states";
 const METHOD: &str = "workspace/didChangeWatchedFiles";
@@ -26,6 +35,7 @@ pub fn register(state: &Arc<State>) {
     }
     let watchers = [WATCH_GLOB, STATE_GLOB]
         .iter()
+        .chain(INIT_GLOBS.iter())
         .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String(g.to_string()), kind: None })
         .collect();
     let registration = registration(WATCH_ID, watchers);

@@ -189,3 +189,31 @@ async fn the_selected_workspace_state_and_a_configured_state_are_watched() {
     c.diagnostics_for(&b, has("unreadable-state")).await;
     c.shutdown().await;
 }
+
+/// `tofu workspace select` rewrites `.terraform/environment`: the workspace is loaded again with the new
+/// `terraform.workspace` (and, with it, the new workspace's values and state).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn selecting_another_workspace_loads_the_workspace_again() {
+    let config = "locals {\n  regions = terraform.workspace == \"prod\" ? [\"eu\", \"us\"] : [\"eu\"]\n}\n\
+                  provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset(local.regions)\n  region   = each.key\n}\n\
+                  resource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[\"us\"]\n}\n";
+    let ws = workspace(&[("main.tf", config), (".terraform/environment", "dev")]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = TestClient::start();
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": watching(),
+               "workspaceFolders": [{"uri": uri(&root), "name": "ws"}]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    let watchers = registration(&mut c, "foreach-ls/watch").await;
+    assert!(watchers.iter().any(|w| w["globPattern"] == "**/.terraform/environment"), "{watchers:?}");
+    c.diagnostics_for(&main, has("unknown-provider-instance")).await;
+    let environment = root.join(".terraform/environment");
+    std::fs::write(&environment, "prod").unwrap();
+    file_event(&mut c, &environment, 2).await;
+    c.diagnostics_for(&main, |d| d.is_empty()).await;
+    c.shutdown().await;
+}

@@ -1,6 +1,7 @@
 //! `workspace/didChangeWatchedFiles`: files edited, created or deleted outside the editor (a `prod.tfvars`
 //! changed by a script) update the analysis; open documents keep their buffer text. A state file that changed (a
-//! `tofu apply` wrote `terraform.tfstate`) is read again for the roots that use it (`state_files::refresh`).
+//! `tofu apply` wrote `terraform.tfstate`) is read again for the roots that use it (`state_files::refresh`). A
+//! changed `.terraform/environment` or `.terraform/modules/modules.json` re-indexes the workspace.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -25,6 +26,12 @@ pub async fn run(state: &Arc<State>, p: DidChangeWatchedFilesParams) {
         }
     }
     if changed.is_empty() {
+        return;
+    }
+    // A workspace selected or modules installed (`tofu workspace select`, `tofu init`): both are read when the
+    // workspace is loaded, and either can change every root's values and tree, so everything is loaded again.
+    if changed.iter().any(|p| crate::watch::is_init_file(p)) {
+        crate::workspace::index(state).await;
         return;
     }
     let s = Arc::clone(state);
