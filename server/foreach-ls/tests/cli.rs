@@ -6,21 +6,16 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[path = "support/run.rs"]
+mod run;
+use run::run_in;
+
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn fixture(name: &str) -> PathBuf {
     repo().join("testdata/cli").join(name)
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_foreach-ls"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("TF_WORKSPACE")
-        .output()
-        .expect("binary runs")
 }
 
 fn run(args: &[&str]) -> Output {

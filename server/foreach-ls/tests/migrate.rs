@@ -10,22 +10,16 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+#[path = "support/run.rs"]
+mod run;
+use run::run_in;
 
 use foreach_load::{LoadOptions, load, path_string};
 use serde_json::Value;
 
 fn cases() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/migrate")
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_foreach-ls"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("TF_WORKSPACE")
-        .output()
-        .expect("binary runs")
 }
 
 /// Every file under `dir`, by relative path.
@@ -55,7 +49,7 @@ fn copy(from: &Path, to: &Path) {
 }
 
 fn json(dir: &Path, args: &[&str]) -> Value {
-    let o = run(dir, args);
+    let o = run_in(dir, args);
     serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&o.stdout)))
 }
@@ -119,7 +113,7 @@ fn check_case(case: &Path) -> Result<(), String> {
     let before = tree(dir);
     let mut args = vec!["migrate", ".", "--provider", "aws"];
     args.extend(extra.split_whitespace());
-    let preview = run(dir, &args);
+    let preview = run_in(dir, &args);
     let err = String::from_utf8_lossy(&preview.stderr).into_owned();
     if tree(dir) != before {
         return Err(format!("{name}: the preview changed files"));
@@ -136,7 +130,7 @@ fn check_case(case: &Path) -> Result<(), String> {
                 return Err(format!("{name}: stderr lacks {line:?}:\n{err}"));
             }
         }
-        let written = run(dir, &write_args);
+        let written = run_in(dir, &write_args);
         if written.status.code() != Some(1) || tree(dir) != before {
             return Err(format!("{name}: --write of a refused migration must exit 1 and change nothing"));
         }
@@ -157,7 +151,7 @@ fn check_case(case: &Path) -> Result<(), String> {
     let (old_single, _) = provider_arguments(dir, "aws");
     let old_values = configuration_values(dir);
     let old_codes = codes(dir);
-    let written = run(dir, &write_args);
+    let written = run_in(dir, &write_args);
     if written.status.code() != Some(0) {
         return Err(format!("{name}: --write failed: {}", String::from_utf8_lossy(&written.stderr)));
     }
@@ -197,7 +191,7 @@ fn check_case(case: &Path) -> Result<(), String> {
         }
     }
     // Running again finds nothing left to merge.
-    if run(dir, &args).status.code() != Some(1) {
+    if run_in(dir, &args).status.code() != Some(1) {
         return Err(format!("{name}: a second migration should find nothing to merge"));
     }
     Ok(())
@@ -215,9 +209,9 @@ fn migrate_cases() {
 #[test]
 fn bad_usage_exits_2() {
     let dir = cases().join("rfc-opening/before");
-    assert_eq!(run(&dir, &["migrate", ".", "--provider", "aws", "--alias", "no good"]).status.code(), Some(2));
-    assert_eq!(run(&dir, &["migrate", ".", "--alias", "x"]).status.code(), Some(2));
-    assert_eq!(run(&dir, &["migrate", "does-not-exist", "--provider", "aws"]).status.code(), Some(2));
+    assert_eq!(run_in(&dir, &["migrate", ".", "--provider", "aws", "--alias", "no good"]).status.code(), Some(2));
+    assert_eq!(run_in(&dir, &["migrate", ".", "--alias", "x"]).status.code(), Some(2));
+    assert_eq!(run_in(&dir, &["migrate", "does-not-exist", "--provider", "aws"]).status.code(), Some(2));
 }
 
 /// Every fixture under `testdata/` (hostile and broken ones included) is planned without a panic, and a plan's

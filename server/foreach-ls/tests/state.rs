@@ -2,30 +2,15 @@
 //! that cannot be read, standard input, several roots, an explicit state replacing the local one, and that a state
 //! is only ever read. The findings themselves are tested by the fixtures under `testdata/state/`.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
+use std::process::Output;
+
+#[path = "support/run.rs"]
+mod run;
+use run::{run_in, run_with_stdin};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run_with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_foreach-ls"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("TF_WORKSPACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> Output {
-    run_with_stdin(dir, args, b"")
 }
 
 fn stdout(o: &Output) -> String {

@@ -26,10 +26,19 @@ fn has(code: &'static str) -> impl Fn(&[Value]) -> bool {
 }
 
 async fn start(folder: &std::path::Path, settings: Value) -> TestClient {
+    start_with(folder, json!({}), settings).await
+}
+
+/// A client that lets the server register file watchers.
+async fn start_watching(folder: &std::path::Path, settings: Value) -> TestClient {
+    start_with(folder, watching(), settings).await
+}
+
+async fn start_with(folder: &std::path::Path, capabilities: Value, settings: Value) -> TestClient {
     let mut c = TestClient::start();
     c.request(
         "initialize",
-        json!({"processId": null, "capabilities": {}, "initializationOptions": settings,
+        json!({"processId": null, "capabilities": capabilities, "initializationOptions": settings,
                "workspaceFolders": [{"uri": uri(folder), "name": "ws"}]}),
     )
     .await;
@@ -120,14 +129,7 @@ async fn a_local_state_file_written_or_deleted_is_read_again_without_reindexing(
     let ws = workspace(&[("main.tf", CONFIG), ("other.tf", MARKER)]);
     let root = canonical(&ws);
     let (main, other) = (uri(&root.join("main.tf")), uri(&root.join("other.tf")));
-    let mut c = TestClient::start();
-    c.request(
-        "initialize",
-        json!({"processId": null, "capabilities": watching(),
-               "workspaceFolders": [{"uri": uri(&root), "name": "ws"}]}),
-    )
-    .await;
-    c.notify("initialized", json!({})).await;
+    let mut c = start_watching(&root, json!({})).await;
     let watchers = registration(&mut c, "foreach-ls/watch").await;
     assert!(watchers.iter().any(|w| w["globPattern"] == "**/*.tfstate"), "{watchers:?}");
     c.diagnostics_for(&other, |d| !d.is_empty()).await;
@@ -156,14 +158,7 @@ async fn the_selected_workspace_state_and_a_configured_state_are_watched() {
     let root = canonical(&ws);
     let (a, b) = (uri(&root.join("a/main.tf")), uri(&root.join("b/main.tf")));
     let settings = json!({"workspace": "prod", "state": {"b": "pulled.json"}});
-    let mut c = TestClient::start();
-    c.request(
-        "initialize",
-        json!({"processId": null, "capabilities": watching(), "initializationOptions": settings,
-               "workspaceFolders": [{"uri": uri(&root), "name": "ws"}]}),
-    )
-    .await;
-    c.notify("initialized", json!({})).await;
+    let mut c = start_watching(&root, settings).await;
     registration(&mut c, "foreach-ls/watch").await;
     // b's configured state does not exist yet.
     let d = c.diagnostics_for(&b, |d| !d.is_empty()).await;
@@ -200,14 +195,7 @@ async fn selecting_another_workspace_loads_the_workspace_again() {
     let ws = workspace(&[("main.tf", config), (".terraform/environment", "dev")]);
     let root = canonical(&ws);
     let main = uri(&root.join("main.tf"));
-    let mut c = TestClient::start();
-    c.request(
-        "initialize",
-        json!({"processId": null, "capabilities": watching(),
-               "workspaceFolders": [{"uri": uri(&root), "name": "ws"}]}),
-    )
-    .await;
-    c.notify("initialized", json!({})).await;
+    let mut c = start_watching(&root, json!({})).await;
     let watchers = registration(&mut c, "foreach-ls/watch").await;
     assert!(watchers.iter().any(|w| w["globPattern"] == "**/.terraform/environment"), "{watchers:?}");
     c.diagnostics_for(&main, has("unknown-provider-instance")).await;
