@@ -187,6 +187,17 @@ fn tuples_and_objects() {
 }
 
 #[test]
+fn a_redefined_object_key_keeps_its_last_item_in_the_last_place() {
+    // hcl-edit's object is a map: of each key only the last item is kept, where that item stands. Identifier keys
+    // match by name; expression keys by expression (`"k"` and `("k")` are different keys to the parser).
+    let src = r#"a = { x = 1, y = 2, x = 3, "k" = 4, ("k") = 5, "k" = 6, z = 7, y = 8 }"#;
+    let e = value(src);
+    let ExprKind::Object(obj) = &e.kind else { panic!() };
+    let items: Vec<(&str, &str)> = obj.iter().map(|i| (slice(src, i.key.range()), slice(src, i.value.range))).collect();
+    assert_eq!(items, [("x", "3"), ("(\"k\")", "5"), ("\"k\"", "6"), ("z", "7"), ("y", "8")]);
+}
+
+#[test]
 fn traversals_with_every_step() {
     let src = "a = aws.by_region[each.key].x.0[*].y.*.z";
     let e = value(src);

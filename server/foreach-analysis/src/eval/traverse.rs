@@ -321,29 +321,8 @@ fn article(t: &str) -> String {
     if t.starts_with(['a', 'e', 'i', 'o', 'u']) { format!("an {t}") } else { format!("a {t}") }
 }
 
-/// The closest name within a small edit distance, for "did you mean" hints.
+/// The closest name within a small edit distance, for "did you mean" hints in evaluation errors (one edit more
+/// lenient than [`crate::suggest::closest`]).
 pub fn suggest(name: &str, candidates: &[String]) -> Option<String> {
-    let mut best: Option<(usize, &String)> = None;
-    for c in candidates {
-        let d = levenshtein(name, c);
-        let limit = (name.chars().count().max(c.chars().count()) / 3).max(1) + 1;
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| c.clone())
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb)).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
+    crate::suggest::closest_with_slack(name, candidates.iter().map(String::as_str), 1).map(str::to_string)
 }

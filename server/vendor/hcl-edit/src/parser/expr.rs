@@ -541,24 +541,23 @@ fn object_items<'i>(
     state: &RefCell<ExprParseState>,
 ) -> impl ModalParser<Input<'i>, (), ContextError> + '_ {
     move |input: &mut Input<'i>| {
-        let mut object = Object::new();
+        // PATCH(foreach-ls 12): items are collected in a vector and made unique once at the end, in linear time.
+        // The object is a `VecMap`, whose `insert` and `remove` scan every item: a generated object of 6,000 items
+        // took 18 million key comparisons to parse.
+        let mut items = ObjectItems::default();
 
         loop {
             let trailing = raw_string(ws).parse_next(input)?;
             let ch = peek(any).parse_next(input)?;
 
             if ch == '}' {
+                let mut object = items.into_object();
                 object.set_trailing(trailing);
                 state.borrow_mut().on_expr_term(Expression::Object(object));
                 return Ok(());
             }
 
             let mut key = object_key(input)?;
-
-            // PATCH(foreach-ls 1): a redefined object key is valid HCL and the last definition wins. The object
-            // is a map, so the earlier item is dropped and the later one takes its place at the end.
-            object.remove(&key);
-
             let mut value = object_value(input)?;
             key.decor_mut().set_prefix(trailing);
 
@@ -569,8 +568,10 @@ fn object_items<'i>(
             let value_terminator = match ch {
                 '}' => {
                     value.set_terminator(ObjectValueTerminator::None);
-                    object.insert(key, value);
-                    state.borrow_mut().on_expr_term(Expression::Object(object));
+                    items.push(key, value);
+                    state
+                        .borrow_mut()
+                        .on_expr_term(Expression::Object(items.into_object()));
                     return Ok(());
                 }
                 '\r' => crlf
@@ -611,8 +612,49 @@ fn object_items<'i>(
             };
 
             value.set_terminator(value_terminator);
-            object.insert(key, value);
+            items.push(key, value);
         }
+    }
+}
+
+/// An object's items as they are parsed (PATCH(foreach-ls 1, 12)).
+#[derive(Default)]
+struct ObjectItems {
+    items: Vec<(ObjectKey, ObjectValue)>,
+}
+
+impl ObjectItems {
+    fn push(&mut self, key: ObjectKey, value: ObjectValue) {
+        self.items.push((key, value));
+    }
+
+    /// PATCH(foreach-ls 1): a redefined object key is valid HCL and the last definition wins. The object is a
+    /// map, so only the last item of each key is kept, at the position of that last item. Identifier keys are
+    /// compared by name through a hash set; expression keys (rare) against the other expression keys only, with
+    /// the same equality `VecMap` uses.
+    fn into_object(self) -> Object {
+        let mut seen_idents = std::collections::HashSet::new();
+        let mut seen_exprs: Vec<&Expression> = Vec::new();
+        let mut keep = vec![false; self.items.len()];
+        for (i, (key, _)) in self.items.iter().enumerate().rev() {
+            keep[i] = match key {
+                ObjectKey::Ident(ident) => seen_idents.insert(ident.value().as_str()),
+                ObjectKey::Expression(expr) => {
+                    let new = !seen_exprs.contains(&expr);
+                    seen_exprs.push(expr);
+                    new
+                }
+            };
+        }
+        let unique: Vec<(ObjectKey, ObjectValue)> = self
+            .items
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(item, keep)| keep.then_some(item))
+            .collect();
+        // SAFETY: `from_vec_unchecked` requires unique keys (it is `unsafe` as a contract, not for memory
+        // safety); the filter above kept one item per key.
+        Object::from(unsafe { vecmap::VecMap::from_vec_unchecked(unique) })
     }
 }
 
