@@ -35,7 +35,7 @@ pub(crate) fn refactors(db: &dyn Db, ws: Workspace, file: FileId, range: TextRan
         return Vec::new();
     }
     let Some(dir) = dir_of(db, ws, sf) else { return Vec::new() };
-    let opts = Options { provider: name.to_string(), alias: None };
+    let opts = Options { provider: name.to_string(), alias: None, resources: false };
     match plan_providers(db, ws, dir.path(db), &opts) {
         Ok(plan) => vec![Refactor {
             title: format!(
