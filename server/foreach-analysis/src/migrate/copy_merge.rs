@@ -81,10 +81,7 @@ pub(super) fn merge(db: &dyn Db, group: &Group<'_>, renames: &[Rename], target: 
     walk.edits.push((label.range, format!("\"{}\"", group.name)));
     let all_keys = target.keys.iter().all(|k| walk.keys.contains(&k.as_str()));
     let local = (!walk.values.is_empty() || !all_keys).then(|| group.local_name());
-    let for_each = match &local {
-        Some(l) => format!("{{ for k, v in local.{l} : k => v if local.{}[k].enabled }}", target.alias),
-        None => format!("{{ for k, v in local.{} : k => v if v.enabled }}", target.alias),
-    };
+    let for_each = for_each(local.as_deref(), target.alias);
     // `for_each` goes first, on its own line, with the indentation of what was first.
     let body = &first.block.body;
     let Some(first_item) = body.structures.first() else { return Err("its body is empty".to_string()) };
@@ -114,6 +111,15 @@ pub(super) fn merge(db: &dyn Db, group: &Group<'_>, renames: &[Rename], target: 
         }
     }
     Ok(out)
+}
+
+/// The merged block's `for_each`: the provider's map (or the block's own, `local`) filtered on the provider map's
+/// `enabled`, the RFC's pattern, which is not "too similar" to the provider's `for_each = local.<alias>`.
+fn for_each(local: Option<&str>, alias: &str) -> String {
+    match local {
+        Some(l) => format!("{{ for k, v in local.{l} : k => v if local.{alias}[k].enabled }}"),
+        None => format!("{{ for k, v in local.{alias} : k => v if v.enabled }}"),
+    }
 }
 
 /// Blocks whose contents must be the same in every copy: their expressions refer to things (`self`, a `dynamic`
@@ -361,6 +367,16 @@ fn reindent(text: &str, from: usize, to: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_for_each_is_not_too_similar_to_the_provider_s() {
+        let e = |s: &str| foreach_syntax::parse_expr(s).expect("an expression");
+        let provider = e("local.by_region");
+        assert!(crate::similar::too_similar(&e("local.by_region"), &provider), "the trap this avoids");
+        for written in [for_each(None, "by_region"), for_each(Some("aws_vpc_this"), "by_region")] {
+            assert!(!crate::similar::too_similar(&e(&written), &provider), "{written}");
+        }
+    }
 
     #[test]
     fn reindents_continuation_lines_but_not_heredocs() {
