@@ -125,6 +125,16 @@ pub(super) fn plan(
                 }
             }
         }
+        if failed.is_none() {
+            failed = cycle(db, &active).map(|(i, j)| {
+                let e = format!(
+                    "merged, it and `{}` would refer to each other (their copies refer to each other's copies for \
+                     other aliases), which OpenTofu rejects as a cycle",
+                    active[j].address()
+                );
+                (i, e)
+            });
+        }
         match failed {
             None => break (renames, texts),
             Some((i, e)) => {
@@ -196,6 +206,35 @@ pub(super) fn plan(
     }
     out.renames = renames;
     out
+}
+
+/// Two merged sets that would refer to each other, `(i, j)`: merged, every instance of a block depends on the whole
+/// other block, so references that were fine between copies of different aliases can form a cycle.
+fn cycle(db: &dyn Db, groups: &[Group<'_>]) -> Option<(usize, usize)> {
+    let refers = |i: usize, j: usize| {
+        let targets = renames_of(&groups[j]);
+        groups[i].copies.iter().any(|c| {
+            let (mut edits, mut errors) = (Vec::new(), Vec::new());
+            rewrite_body(c.file.text(db), &c.block.body, &targets, &mut edits, &mut errors);
+            !edits.is_empty() || !errors.is_empty()
+        })
+    };
+    let n = groups.len();
+    let edges: Vec<Vec<usize>> = (0..n).map(|i| (0..n).filter(|&j| j != i && refers(i, j)).collect()).collect();
+    // Whether `to` can be reached from `from` (the sets are few: a plain search will do).
+    let reaches = |from: usize, to: usize| {
+        let (mut seen, mut stack) = (vec![false; n], vec![from]);
+        while let Some(k) = stack.pop() {
+            if k == to {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[k], true) {
+                stack.extend(&edges[k]);
+            }
+        }
+        false
+    };
+    (0..n).find_map(|i| edges[i].iter().find(|&&j| reaches(j, i)).map(|&j| (i, j)))
 }
 
 /// Kind, type and name of a `resource`, `data` or `module` block.

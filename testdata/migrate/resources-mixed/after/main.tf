@@ -10,6 +10,10 @@ locals {
       region  = "eu-west-1"
       enabled = true
     }
+    apse1 = {
+      region  = "ap-southeast-1"
+      enabled = true
+    }
   }
 }
 
@@ -51,6 +55,76 @@ moved {
 moved {
   from = aws_s3_bucket.logs_euw1
   to   = aws_s3_bucket.logs["euw1"]
+}
+
+# Two of three regions, nothing differs: these merge too.
+locals {
+  aws_cloudwatch_log_group_app = {
+    use1 = {}
+    euw1 = {}
+  }
+}
+
+resource "aws_cloudwatch_log_group" "app" {
+  for_each = { for k, v in local.aws_cloudwatch_log_group_app : k => v if local.by_region[k].enabled }
+
+  provider          = aws.by_region[each.key]
+  retention_in_days = 30
+}
+
+moved {
+  from = aws_cloudwatch_log_group.app_use1
+  to   = aws_cloudwatch_log_group.app["use1"]
+}
+
+moved {
+  from = aws_cloudwatch_log_group.app_euw1
+  to   = aws_cloudwatch_log_group.app["euw1"]
+}
+
+# Each refers to the other's copy for another region: merged, they would refer to each other, a cycle; the first
+# set is left alone.
+resource "aws_sns_topic" "ping_use1" {
+  provider = aws.by_region["use1"]
+  name     = "ping-use1"
+  policy   = aws_sqs_queue.pong["euw1"].arn
+}
+
+resource "aws_sns_topic" "ping_euw1" {
+  provider = aws.by_region["euw1"]
+  name     = "ping-euw1"
+  policy   = "{}"
+}
+
+locals {
+  aws_sqs_queue_pong = {
+    use1 = {
+      name   = "pong-use1"
+      policy = aws_sns_topic.ping_euw1.arn
+    }
+    euw1 = {
+      name   = "pong-euw1"
+      policy = "{}"
+    }
+  }
+}
+
+resource "aws_sqs_queue" "pong" {
+  for_each = { for k, v in local.aws_sqs_queue_pong : k => v if local.by_region[k].enabled }
+
+  provider = aws.by_region[each.key]
+  name     = each.value.name
+  policy   = each.value.policy
+}
+
+moved {
+  from = aws_sqs_queue.pong_use1
+  to   = aws_sqs_queue.pong["use1"]
+}
+
+moved {
+  from = aws_sqs_queue.pong_euw1
+  to   = aws_sqs_queue.pong["euw1"]
 }
 
 # Already iterating: left alone.

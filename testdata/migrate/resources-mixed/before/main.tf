@@ -8,6 +8,11 @@ provider "aws" {
   region = "eu-west-1"
 }
 
+provider "aws" {
+  alias  = "apse1"
+  region = "ap-southeast-1"
+}
+
 resource "aws_s3_bucket" "audit" {}
 
 resource "aws_s3_bucket" "archive" {}
@@ -21,6 +26,43 @@ resource "aws_s3_bucket" "logs_use1" {
 resource "aws_s3_bucket" "logs_euw1" {
   provider = aws.euw1
   bucket   = "logs-euw1"
+}
+
+# Two of three regions, nothing differs: these merge too.
+resource "aws_cloudwatch_log_group" "app_use1" {
+  provider          = aws.use1
+  retention_in_days = 30
+}
+
+resource "aws_cloudwatch_log_group" "app_euw1" {
+  provider          = aws.euw1
+  retention_in_days = 30
+}
+
+# Each refers to the other's copy for another region: merged, they would refer to each other, a cycle; the first
+# set is left alone.
+resource "aws_sns_topic" "ping_use1" {
+  provider = aws.use1
+  name     = "ping-use1"
+  policy   = aws_sqs_queue.pong_euw1.arn
+}
+
+resource "aws_sns_topic" "ping_euw1" {
+  provider = aws.euw1
+  name     = "ping-euw1"
+  policy   = "{}"
+}
+
+resource "aws_sqs_queue" "pong_use1" {
+  provider = aws.use1
+  name     = "pong-use1"
+  policy   = aws_sns_topic.ping_euw1.arn
+}
+
+resource "aws_sqs_queue" "pong_euw1" {
+  provider = aws.euw1
+  name     = "pong-euw1"
+  policy   = "{}"
 }
 
 # Already iterating: left alone.
