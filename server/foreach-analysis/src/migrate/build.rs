@@ -62,7 +62,7 @@ fn source(db: &dyn Db, file: SourceFile, range: foreach_syntax::TextRange) -> &s
 }
 
 /// Text compared without its spacing, so that `a = 1` and `a  =  1` count as the same.
-fn squeezed(s: &str) -> String {
+pub(super) fn squeezed(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -6,7 +6,7 @@ use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Attribute, Body, Expr, ExprKind};
 
 use super::addresses::{KeyStyle, Kind, Rename, apply_in, rewrite_expr};
-use super::build::widths;
+use super::build::{squeezed, widths};
 use super::text::{alias_reference, line_of};
 use crate::db::{Db, SourceFile};
 
@@ -328,11 +328,6 @@ fn shape(b: &Body) -> (Vec<&str>, Vec<(&str, Vec<&str>)>) {
 
 fn in_block(path: &str) -> String {
     if path.is_empty() { String::new() } else { format!(" (in `{path}`)") }
-}
-
-/// Text compared without its spacing, so that `a = 1` and `a  =  1` count as the same.
-fn squeezed(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The column `offset` is at in its line.
