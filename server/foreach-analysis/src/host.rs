@@ -363,6 +363,13 @@ impl AnalysisHost {
         crate::migrate::configuration_values(&self.db, self.ws, dir, provider)
     }
 
+    /// What each resource, data source and module call instance of the root module in `dir` evaluates to, and its
+    /// `moved` blocks (`migrate::block_values`; the migration tests compare merged blocks with the old ones).
+    #[allow(clippy::type_complexity)]
+    pub fn block_values(&self, dir: &str) -> (std::collections::BTreeMap<String, Value>, Vec<(String, String)>) {
+        crate::migrate::block_values(&self.db, self.ws, dir)
+    }
+
     /// A snapshot for answering questions on another thread. The next `apply_change` cancels it: its queries
     /// then return `Err(Cancelled)`, so a snapshot must never be held while applying a change on the same thread.
     pub fn analysis(&self) -> crate::ide::Analysis {

@@ -44,6 +44,10 @@ pub struct MigrateArgs {
     /// `by_key`).
     #[arg(long, value_name = "NAME")]
     pub alias: Option<String>,
+    /// Also merge the per-alias copies of resources, data sources and module calls into blocks with `for_each`,
+    /// with a `moved` block per old resource and module call.
+    #[arg(long)]
+    pub resources: bool,
     /// Apply the change to the files (all of them or none) instead of printing a diff.
     #[arg(long)]
     pub write: bool,

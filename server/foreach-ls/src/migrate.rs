@@ -51,7 +51,7 @@ pub fn run(args: &MigrateArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         return ExitStatus::Usage;
     };
     let cwd = std::env::current_dir().unwrap_or_default();
-    let options = Options { provider: args.provider.clone(), alias: args.alias.clone() };
+    let options = Options { provider: args.provider.clone(), alias: args.alias.clone(), resources: args.resources };
     let plan = match loaded.host.migrate_providers(&path_string(root), &options) {
         Ok(p) => p,
         Err(reasons) => {
@@ -98,6 +98,16 @@ pub fn run(args: &MigrateArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
                 changed.len(),
                 if changed.len() == 1 { "" } else { "s" }
             );
+            if args.resources {
+                let _ = writeln!(
+                    err,
+                    "merged {} per-alias block{} into blocks with for_each, with {} moved block{}",
+                    plan.merged,
+                    if plan.merged == 1 { "" } else { "s" },
+                    plan.moved,
+                    if plan.moved == 1 { "" } else { "s" }
+                );
+            }
             ExitStatus::Clean
         }
         Err(e) => {

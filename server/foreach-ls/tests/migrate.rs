@@ -1,12 +1,13 @@
-//! `foreach-ls migrate`, run as a real process on the cases under `testdata/migrate/` (issue #17 step 1).
+//! `foreach-ls migrate`, run as a real process on the cases under `testdata/migrate/` (issue #17 steps 1 and 2).
 //!
 //! A case is a directory with `before/` (the module; it is also a fixture of `tests/fixtures.rs`, so its expected
 //! diagnostics are annotated inline), optional `args` (more command-line arguments, one line), optional `stderr`
 //! (lines standard error must contain, for what is left alone) and either `after/`
 //! (what `--write` must leave: also a fixture, so it must check clean) or `refused` (lines that standard error must
 //! contain; the command must exit 1 and change nothing). For a migrated case the test also asserts that `check`
-//! reports nothing new and that each new provider instance evaluates to the arguments of the old alias it replaces
-//! (`inspect`).
+//! reports nothing new, that each new provider instance evaluates to the arguments of the old alias it replaces
+//! (`inspect`), and that every old resource, data source and module call address still exists or is the `from` of
+//! exactly one `moved` block (data sources: named in a note), its instance evaluating to what the old block did.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -96,6 +97,78 @@ fn configuration_values(dir: &Path) -> BTreeMap<String, foreach_analysis::eval::
     loaded.host.provider_configuration_values(&root, "aws")
 }
 
+/// What each resource, data source and module call instance evaluates to, and the `moved` blocks.
+#[allow(clippy::type_complexity)]
+fn block_values(dir: &Path) -> (BTreeMap<String, foreach_analysis::eval::Value>, Vec<(String, String)>) {
+    let paths = [dir.to_path_buf()];
+    let loaded = load(&LoadOptions::new(&paths)).expect("loads");
+    let root = path_string(&loaded.roots[0]);
+    loaded.host.block_values(&root)
+}
+
+/// Every old block address either still exists or is the `from` of exactly one `moved` block (a data source: it is
+/// named in a note instead, as it needs none), and the instance it became evaluates to what it did.
+fn check_addresses(
+    name: &str,
+    err: &str,
+    old: &BTreeMap<String, foreach_analysis::eval::Value>,
+    (new, moved): &(BTreeMap<String, foreach_analysis::eval::Value>, Vec<(String, String)>),
+) -> Result<(), String> {
+    let mut renamed = Vec::new();
+    for address in old.keys() {
+        let to = if new.contains_key(address) {
+            address.clone()
+        } else if address.starts_with("data.") {
+            let note = format!("`{address}` is now `");
+            let Some(rest) = err.split(&note).nth(1) else {
+                return Err(format!("{name}: {address} is gone and no note says what it became:\n{err}"));
+            };
+            rest.split('`').next().unwrap_or_default().to_string()
+        } else {
+            let tos: Vec<&String> = moved.iter().filter(|(f, _)| f == address).map(|(_, t)| t).collect();
+            match tos.as_slice() {
+                [to] => (*to).clone(),
+                _ => return Err(format!("{name}: {address} is gone and is the `from` of {} moved blocks", tos.len())),
+            }
+        };
+        renamed.push((address.clone(), to));
+    }
+    // Unknown values (attributes of other resources) are compared by what they refer to, through the renames.
+    let base = |a: &str| a.split('[').next().unwrap_or(a).to_string();
+    let renames: BTreeMap<String, String> = renamed.iter().map(|(from, to)| (from.clone(), base(to))).collect();
+    for (address, to) in &renamed {
+        let (was, is) = (comparable(&old[address], &renames), new.get(to).map(|v| comparable(v, &BTreeMap::new())));
+        if is.as_ref() != Some(&was) {
+            return Err(format!("{name}: {address} was {was}, {to} is {is:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// A value as JSON, with an unknown value shown as the reference it waits for (renamed by `renames`).
+fn comparable(v: &foreach_analysis::eval::Value, renames: &BTreeMap<String, String>) -> Value {
+    use foreach_analysis::eval::{UnknownCause, Value as V};
+    let all = |items: &[V]| Value::Array(items.iter().map(|i| comparable(i, renames)).collect());
+    match v {
+        V::Null(_) => Value::Null,
+        V::Unknown(r) => match &r.cause {
+            UnknownCause::DynamicReference { reference, .. } => {
+                let r = renames.get(reference).unwrap_or(reference);
+                Value::String(format!("(known after apply: {r})"))
+            }
+            other => Value::String(format!("(unknown: {other:?})")),
+        },
+        V::Bool(b) => Value::Bool(*b),
+        V::Number(n) => Value::String(format!("{n:?}")),
+        V::String(s) => Value::String(s.to_string()),
+        V::List(_, items) | V::Set(_, items) | V::Tuple(items) => all(items),
+        V::Map(_, m) | V::Object(m) => {
+            Value::Object(m.iter().map(|(k, v)| (k.to_string(), comparable(v, renames))).collect())
+        }
+        V::Sensitive(inner) => serde_json::json!({ "sensitive": comparable(inner, renames) }),
+    }
+}
+
 /// Arguments set to `null` are not set: the migration writes `null` for an argument only some aliases set.
 fn without_nulls(args: &Value) -> Value {
     match args.as_object() {
@@ -150,6 +223,7 @@ fn check_case(case: &Path) -> Result<(), String> {
     }
     let (old_single, _) = provider_arguments(dir, "aws");
     let old_values = configuration_values(dir);
+    let old_blocks = block_values(dir).0;
     let old_codes = codes(dir);
     let written = run_in(dir, &write_args);
     if written.status.code() != Some(0) {
@@ -190,6 +264,8 @@ fn check_case(case: &Path) -> Result<(), String> {
             return Err(format!("{name}: aws.{alias} was {value:?}, its instance is {:?}", new_values.get(alias)));
         }
     }
+    // Every old address is still there or moved, and each merged instance evaluates to what its block did.
+    check_addresses(&name, &err, &old_blocks, &block_values(dir))?;
     // Running again finds nothing left to merge.
     if run_in(dir, &args).status.code() != Some(1) {
         return Err(format!("{name}: a second migration should find nothing to merge"));
@@ -238,7 +314,7 @@ fn planning_never_panics_on_the_fixtures() {
         let paths = [dir.clone()];
         let Ok(loaded) = load(&LoadOptions::new(&paths)) else { continue };
         let root = path_string(&loaded.roots[0]);
-        let opts = foreach_analysis::migrate::Options { provider: "aws".to_string(), alias: None };
+        let opts = foreach_analysis::migrate::Options { provider: "aws".to_string(), alias: None, resources: true };
         if let Ok(plan) = loaded.host.migrate_providers(&root, &opts) {
             planned += 1;
             for f in &plan.files {

@@ -1,5 +1,7 @@
-//! The refactoring "Convert the N aliased `aws` configurations into one `for_each` provider" on an aliased
-//! `provider` block: the same plan as `foreach-ls migrate` (`crate::migrate`), offered only when it can be done.
+//! The refactorings "Convert the N aliased `aws` configurations into one `for_each` provider" and "… and merge
+//! the per-alias resources" on an aliased `provider` block: the same plans as `foreach-ls migrate` and
+//! `foreach-ls migrate --resources` (`crate::migrate`), each offered only when it can be done (the second only
+//! when there are copies to merge).
 
 use foreach_syntax::TextRange;
 
@@ -35,18 +37,23 @@ pub(crate) fn refactors(db: &dyn Db, ws: Workspace, file: FileId, range: TextRan
         return Vec::new();
     }
     let Some(dir) = dir_of(db, ws, sf) else { return Vec::new() };
-    let opts = Options { provider: name.to_string(), alias: None };
-    match plan_providers(db, ws, dir.path(db), &opts) {
-        Ok(plan) => vec![Refactor {
-            title: format!(
-                "Convert the {} aliased `{name}` configurations into one `for_each` provider",
-                plan.keys.len()
-            ),
-            edits: plan.files.into_iter().flat_map(|f| f.edits).collect(),
-        }],
+    let mut out = Vec::new();
+    for resources in [false, true] {
+        let opts = Options { provider: name.to_string(), alias: None, resources };
         // Not offered when it cannot be done; `foreach-ls migrate` says why.
-        Err(_) => Vec::new(),
+        let Ok(plan) = plan_providers(db, ws, dir.path(db), &opts) else { continue };
+        // The second action only where there are copies to merge.
+        if resources && plan.merged == 0 {
+            continue;
+        }
+        let mut title =
+            format!("Convert the {} aliased `{name}` configurations into one `for_each` provider", plan.keys.len());
+        if resources {
+            title.push_str(" and merge the per-alias resources");
+        }
+        out.push(Refactor { title, edits: plan.files.into_iter().flat_map(|f| f.edits).collect() });
     }
+    out
 }
 
 #[cfg(test)]
@@ -68,6 +75,35 @@ mod tests {
         let fixed = apply(TEXT, &actions[0].edits);
         assert!(fixed.contains("for_each = local.by_region"), "{fixed}");
         assert!(fixed.contains("provider = aws.by_region[\"euw1\"]"), "{fixed}");
+        f.host.apply_change(Change {
+            files: vec![("/ws/main.tf".to_string(), Ok(Arc::from(fixed.as_str())))],
+            ..Change::default()
+        });
+        assert!(f.host.analysis().diagnostics().unwrap().is_empty());
+    }
+
+    #[test]
+    fn merges_the_per_alias_copies_where_there_are_some() {
+        let text = format!(
+            "{TEXT}\nresource \"aws_s3_bucket\" \"logs_use1\" {{\n  provider = aws.use1\n}}\n\nresource \"aws_s3_bucket\" \"logs_euw1\" {{\n  provider = aws.euw1\n}}\n\noutput \"logs\" {{\n  value = aws_s3_bucket.logs_euw1.id\n}}\n"
+        );
+        let mut f = Fixture::parse(&text);
+        let file = f.file_id("/ws/main.tf");
+        let at = foreach_syntax::TextRange::empty((text.find("euw1").unwrap() as u32).into());
+        let actions = f.host.analysis().migrate_refactors(file, at).unwrap();
+        let titles: Vec<&str> = actions.iter().map(|a| a.title.as_str()).collect();
+        assert_eq!(
+            titles,
+            [
+                "Convert the 2 aliased `aws` configurations into one `for_each` provider",
+                "Convert the 2 aliased `aws` configurations into one `for_each` provider and merge the per-alias \
+                 resources"
+            ]
+        );
+        let fixed = apply(&text, &actions[1].edits);
+        assert!(fixed.contains("resource \"aws_s3_bucket\" \"logs\" {"), "{fixed}");
+        assert!(fixed.contains("to   = aws_s3_bucket.logs[\"euw1\"]"), "{fixed}");
+        assert!(fixed.contains("value = aws_s3_bucket.logs[\"euw1\"].id"), "{fixed}");
         f.host.apply_change(Change {
             files: vec![("/ws/main.tf".to_string(), Ok(Arc::from(fixed.as_str())))],
             ..Change::default()

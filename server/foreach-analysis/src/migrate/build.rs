@@ -62,7 +62,7 @@ fn source(db: &dyn Db, file: SourceFile, range: foreach_syntax::TextRange) -> &s
 }
 
 /// Text compared without its spacing, so that `a = 1` and `a  =  1` count as the same.
-fn squeezed(s: &str) -> String {
+pub(super) fn squeezed(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
@@ -188,16 +188,29 @@ impl Merged {
         self.items.iter().any(|i| matches!(i, Item::Differs { name: n, .. } if n == name))
     }
 
-    /// The `locals` block holding the map and the new `provider` block, with `\n` line breaks.
-    pub(super) fn render(&self, provider: &str, alias: &str) -> String {
+    /// The `locals` block holding the map and the new `provider` block, with `\n` line breaks. With `enabled`
+    /// (resources were merged), each entry gets `enabled = true`, the switch the merged blocks' `for_each` filters
+    /// on (the RFC's pattern against removing a provider instance together with its resources).
+    pub(super) fn render(&self, provider: &str, alias: &str, enabled: bool) -> String {
         let mut s = String::new();
         s.push_str("locals {\n");
+        let mut items = self.items.clone();
+        if enabled {
+            s.push_str(
+                "  # `enabled = false` on an entry destroys the resources merged for it while its provider instance\n  \
+                 # remains; remove the entry only once that has been applied.\n",
+            );
+            items.push(Item::Differs {
+                name: "enabled".to_string(),
+                texts: vec![Some("true".to_string()); self.keys.len()],
+            });
+        }
         s.push_str(&format!("  {alias} = {{\n"));
         for (i, key) in self.keys.iter().enumerate() {
             // An alias may hold `-`; quoted, such a key cannot be read as a subtraction by anyone.
             let key = if key.contains('-') { format!("\"{key}\"") } else { key.clone() };
             s.push_str(&format!("    {key} = {{\n"));
-            map_entries(&self.items, i, 6, &mut s);
+            map_entries(&items, i, 6, &mut s);
             s.push_str("    }\n");
         }
         s.push_str("  }\n}\n\n");
@@ -215,7 +228,7 @@ impl Merged {
 
 /// The width of the longest name in each run of consecutive arguments, so that their `=` line up as `tofu fmt`
 /// aligns them.
-fn widths(names: &[Option<&str>]) -> Vec<usize> {
+pub(super) fn widths(names: &[Option<&str>]) -> Vec<usize> {
     let mut out = vec![0; names.len()];
     let mut i = 0;
     while i < names.len() {

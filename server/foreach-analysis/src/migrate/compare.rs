@@ -29,34 +29,78 @@ pub fn configuration_values(db: &dyn Db, ws: Workspace, dir: &str, provider: &st
             let Some(alias) = block.body.attribute("alias").and_then(|a| a.value.as_string_literal()) else {
                 continue;
             };
-            match block.body.attribute("for_each") {
-                None => {
-                    out.insert(alias, body_value(&scope, file, &block.body, &EvalContext::default()));
-                }
-                Some(fe) => {
-                    let each = scope.eval(file, &fe.value, &EvalContext::default());
-                    let entries: Vec<(Arc<str>, Value)> = match each.unmarked() {
-                        Value::Map(_, m) | Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-                        Value::Set(_, items) => {
-                            items.iter().filter_map(|v| v.as_str().map(|s| (Arc::from(s), v.clone()))).collect()
-                        }
-                        _ => Vec::new(),
-                    };
-                    for (k, v) in entries {
-                        let ctx = EvalContext { each: Some((Value::string(k.clone()), v)), ..EvalContext::default() };
-                        out.insert(k.to_string(), body_value(&scope, file, &block.body, &ctx));
-                    }
-                }
+            for (key, ctx) in instances(&scope, file, &block.body) {
+                let v = body_value(&scope, file, &block.body, &ctx, PROVIDER_META);
+                out.insert(key.map_or_else(|| alias.clone(), |k| k.to_string()), v);
             }
         }
     }
     out
 }
 
-fn body_value(scope: &ModuleScope, file: crate::FileId, body: &Body, ctx: &EvalContext) -> Value {
+/// The meta-arguments of a provider configuration, which are not part of what it evaluates to.
+const PROVIDER_META: &[&str] = &["alias", "for_each", "count"];
+/// The meta-arguments of resources, data sources and module calls.
+const BLOCK_META: &[&str] = &["provider", "providers", "for_each", "count", "depends_on", "lifecycle"];
+
+/// What the resources, data sources and module calls of the root module in `dir` evaluate to, per instance
+/// address (`aws_vpc.use1`, `aws_vpc.this["use1"]`, `module.net["use1"]`): the object of their arguments and
+/// nested blocks, meta-arguments left out; and the `(from, to)` addresses of its `moved` blocks, as written. Empty
+/// when `dir` is not a root module. The migration tests compare the instances of merged blocks with the old blocks.
+pub fn block_values(db: &dyn Db, ws: Workspace, dir: &str) -> (BTreeMap<String, Value>, Vec<(String, String)>) {
+    let (mut out, mut moved) = (BTreeMap::new(), Vec::new());
+    let Some(module_dir) = ws.dirs(db).iter().copied().find(|d| d.path(db) == dir) else { return (out, moved) };
+    let tree = module_tree(db, ws);
+    let Some(node) = root_for_dir(&tree, module_dir) else { return (out, moved) };
+    let (scope, _) = scope_for_node(db, ws, tree.node(node));
+    for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_config()) {
+        let p = parse(db, *f);
+        let file = f.id(db);
+        let text = f.text(db);
+        for block in p.body.blocks() {
+            let address = match (block.ident.name.as_str(), block.label(0), block.label(1)) {
+                ("resource", Some(t), Some(n)) => format!("{t}.{n}"),
+                ("data", Some(t), Some(n)) => format!("data.{t}.{n}"),
+                ("module", Some(n), None) => format!("module.{n}"),
+                ("moved", _, _) => {
+                    let side = |k: &str| {
+                        block.body.attribute(k).and_then(|a| text.get(std::ops::Range::<usize>::from(a.value.range)))
+                    };
+                    if let (Some(from), Some(to)) = (side("from"), side("to")) {
+                        moved.push((from.to_string(), to.to_string()));
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            for (key, ctx) in instances(&scope, file, &block.body) {
+                let v = body_value(&scope, file, &block.body, &ctx, BLOCK_META);
+                out.insert(key.map_or_else(|| address.clone(), |k| format!("{address}[\"{k}\"]")), v);
+            }
+        }
+    }
+    (out, moved)
+}
+
+/// The instances of a block: one without a key, or one per element of its `for_each` with `each` bound.
+fn instances(scope: &ModuleScope, file: crate::FileId, body: &Body) -> Vec<(Option<Arc<str>>, EvalContext)> {
+    let Some(fe) = body.attribute("for_each") else { return vec![(None, EvalContext::default())] };
+    let each = scope.eval(file, &fe.value, &EvalContext::default());
+    let entries: Vec<(Arc<str>, Value)> = match each.unmarked() {
+        Value::Map(_, m) | Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        Value::Set(_, items) => items.iter().filter_map(|v| v.as_str().map(|s| (Arc::from(s), v.clone()))).collect(),
+        _ => Vec::new(),
+    };
+    entries
+        .into_iter()
+        .map(|(k, v)| (Some(k.clone()), EvalContext { each: Some((Value::string(k), v)), ..EvalContext::default() }))
+        .collect()
+}
+
+fn body_value(scope: &ModuleScope, file: crate::FileId, body: &Body, ctx: &EvalContext, meta: &[&str]) -> Value {
     let mut attrs = Attrs::new();
     for a in body.attributes() {
-        if matches!(a.key.name.as_str(), "alias" | "for_each" | "count") {
+        if meta.contains(&a.key.name.as_str()) {
             continue;
         }
         let v = scope.eval(file, &a.value, ctx);
@@ -65,12 +109,12 @@ fn body_value(scope: &ModuleScope, file: crate::FileId, body: &Body, ctx: &EvalC
         }
     }
     let mut blocks: Vec<(String, Vec<Value>)> = Vec::new();
-    for b in body.blocks() {
+    for b in body.blocks().filter(|b| !meta.contains(&b.ident.name.as_str())) {
         let found: Vec<(String, Value)> = if b.ident.name == "dynamic" {
             let Some(label) = b.label(0) else { continue };
             dynamic_values(scope, file, label, &b.body, ctx).into_iter().map(|v| (label.to_string(), v)).collect()
         } else {
-            vec![(b.ident.name.clone(), body_value(scope, file, &b.body, ctx))]
+            vec![(b.ident.name.clone(), body_value(scope, file, &b.body, ctx, meta))]
         };
         for (ident, v) in found {
             match blocks.iter_mut().find(|(i, _)| *i == ident) {

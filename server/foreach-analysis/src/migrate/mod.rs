@@ -7,13 +7,17 @@
 //! early; they are evaluated in the module's scope with the same evaluator as `eval` and `inspect`. When anything
 //! cannot be migrated the plan is refused as a whole, with every reason.
 
+mod addresses;
 mod build;
 mod compare;
+mod copies;
+mod copy_merge;
+mod text;
 
 use std::sync::Arc;
 
-use foreach_syntax::ast::{Body, ExprKind, TraversalOp};
-use foreach_syntax::{TextRange, TextSize};
+use foreach_syntax::TextRange;
+use foreach_syntax::ast::{Body, ExprKind};
 
 use crate::base::{FileId, FileRange};
 use crate::db::{Db, SourceFile, Workspace, parse};
@@ -22,9 +26,10 @@ use crate::eval::{EvalContext, ModuleScope, Value};
 use crate::fixes::line_endings::{to_crlf, uses_crlf};
 use crate::module_eval::{root_for_dir, scope_for_node};
 use crate::tree::module_tree;
+use text::{alias_reference, is_name, line_of, mentions, removal_range};
 
 pub use build::Config;
-pub use compare::configuration_values;
+pub use compare::{block_values, configuration_values};
 
 /// What to migrate.
 #[derive(Debug, Clone)]
@@ -33,6 +38,8 @@ pub struct Options {
     pub provider: String,
     /// The new alias; derived when `None` (`by_region` when the configurations differ in `region`, else `by_key`).
     pub alias: Option<String>,
+    /// Also merge the per-alias copies of resources, data sources and module calls (`--resources`, step 2).
+    pub resources: bool,
 }
 
 /// The edits of one file.
@@ -58,6 +65,10 @@ pub struct Plan {
     pub left_alone: Vec<String>,
     /// Other things worth knowing about the change (comments removed with their block).
     pub notes: Vec<String>,
+    /// How many old blocks became instances of merged blocks (`--resources`), and how many of them got a `moved`
+    /// block (data sources need none).
+    pub merged: usize,
+    pub moved: usize,
 }
 
 /// Plans the migration of the aliased `provider "<name>"` blocks of the module in directory `dir` (absolute, as
@@ -190,6 +201,12 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         return Err(refusals);
     }
     let merged = build::evaluate(db, &scope, &configs, provider)?;
+    if opts.resources && merged.differs_in("enabled") {
+        return Err(vec![format!(
+            "the `{provider}` configurations differ in an argument `enabled`, the name --resources needs in their \
+             map for the switch the merged blocks filter on; migrate without --resources"
+        )]);
+    }
     // The new alias: never an old one (OpenTofu rejects `for_each` added to an alias the state already uses), nor
     // another configuration's, nor a local value's name (the map is `local.<alias>`).
     let alias = opts
@@ -222,6 +239,19 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         return Err(refusals);
     }
 
+    // The per-alias copies (`--resources`): merged blocks replace their first copy, the other copies go.
+    let test_files: Vec<SourceFile> = module_dir.files(db).iter().copied().filter(|f| f.kind(db).is_test()).collect();
+    let copies = if opts.resources {
+        let target = copy_merge::Target { provider, alias: &alias, keys: &old };
+        copies::plan(db, &parsed, &test_files, target)
+    } else {
+        copies::Merges::default()
+    };
+    if !copies.refusals.is_empty() {
+        return Err(copies.refusals);
+    }
+    left_alone.extend(copies.left_alone.iter().cloned());
+
     // Edits, per file.
     let mut changes: Vec<FileChange> = Vec::new();
     let mut push = |file: SourceFile, range: TextRange, new_text: String| {
@@ -240,18 +270,25 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     };
     let mut notes = Vec::new();
     let first = &configs[0];
-    push(first.file, first.block.range, merged.render(provider, &alias));
-    for c in &configs[1..] {
-        let (range, comment) = removal_range(c.file.text(db), c.block.range);
+    push(first.file, first.block.range, merged.render(provider, &alias, !copies.renames.is_empty()));
+    let mut removed: Vec<(SourceFile, TextRange, String)> =
+        configs[1..].iter().map(|c| (c.file, c.block.range, format!("`{provider}.{}`", c.alias))).collect();
+    for (f, range, text, address) in &copies.blocks {
+        match text {
+            Some(t) => push(*f, *range, t.clone()),
+            None => removed.push((*f, *range, format!("`{address}`"))),
+        }
+    }
+    for (file, block, what) in removed {
+        let (range, comment) = removal_range(file.text(db), block);
         if comment {
             notes.push(format!(
-                "{}:{}: the comment above `{provider}.{}` is removed with its block",
-                c.file.path(db),
-                line_of(c.file.text(db), range.start()),
-                c.alias
+                "{}:{}: the comment above {what} is removed with its block",
+                file.path(db),
+                line_of(file.text(db), range.start()),
             ));
         }
-        push(c.file, range, String::new());
+        push(file, range, String::new());
     }
     for (f, p) in &parsed {
         if f.kind(db).is_json() {
@@ -260,11 +297,18 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         let mut refs = Vec::new();
         references(&p.body, provider, &old, &mut refs);
         for (range, key) in refs {
-            push(*f, range, format!("{provider}.{alias}[\"{key}\"]"));
+            if !copies.claims(*f, range) {
+                push(*f, range, format!("{provider}.{alias}[\"{key}\"]"));
+            }
         }
     }
+    for (f, range, text) in &copies.references {
+        push(*f, *range, text.clone());
+    }
+    notes.extend(copies.notes.iter().cloned());
     changes.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(Plan { alias, keys: old, files: changes, left_alone, notes })
+    let moved = copies.renames.iter().filter(|r| r.kind != addresses::Kind::Data).count();
+    Ok(Plan { alias, keys: old, files: changes, left_alone, notes, merged: copies.renames.len(), moved })
 }
 
 /// Every `provider = P.old` argument (resources, data sources, `check` blocks, `import`, at any depth) and every
@@ -297,79 +341,6 @@ fn references(body: &Body, provider: &str, old: &[String], out: &mut Vec<(TextRa
     }
 }
 
-/// The old alias `expr` refers to, when it is exactly `P.alias`.
-fn alias_reference(expr: &foreach_syntax::ast::Expr, provider: &str, old: &[String]) -> Option<String> {
-    let ExprKind::Traversal { base, steps } = &expr.kind else { return None };
-    let ExprKind::Variable(root) = &base.kind else { return None };
-    if root.name != provider || steps.len() != 1 {
-        return None;
-    }
-    let TraversalOp::GetAttr(name) = &steps[0].op else { return None };
-    old.iter().find(|a| **a == name.name).cloned()
-}
-
-/// The range to delete for a removed block: from the start of its line (with the comment lines right above it,
-/// which describe it) through its line break, and one blank line after it, so that no gap of blank lines is left
-/// behind. The flag says whether a comment is removed.
-fn removal_range(text: &str, range: TextRange) -> (TextRange, bool) {
-    let start = usize::from(range.start());
-    let mut line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let own_line = text[line_start..start].trim().is_empty();
-    let mut comment = false;
-    while own_line && line_start > 0 {
-        let prev_start = text[..line_start - 1].rfind('\n').map_or(0, |i| i + 1);
-        let prev = text[prev_start..line_start].trim();
-        if prev.starts_with('#') || prev.starts_with("//") {
-            line_start = prev_start;
-            comment = true;
-        } else {
-            break;
-        }
-    }
-    let start = if own_line { line_start } else { start };
-    let mut end = usize::from(range.end());
-    let rest = &text[end..];
-    let eol = rest.find('\n').map(|i| i + 1);
-    if let Some(n) = eol
-        && rest[..n].trim().is_empty()
-    {
-        end += n;
-        let rest = &text[end..];
-        if let Some(m) = rest.find('\n')
-            && rest[..m].trim().is_empty()
-            && start == line_start
-        {
-            end += m + 1;
-        }
-    }
-    (TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32)), comment)
-}
-
-/// Whether `text` holds `provider.alias` as a whole name (not `aws.use10` for `aws.use1`): a textual look at files
-/// migrate does not parse as references.
-fn mentions(text: &str, provider: &str, alias: &str) -> bool {
-    let needle = format!("{provider}.{alias}");
-    let name_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
-    text.match_indices(&needle).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + needle.len()..].chars().next();
-        !before.is_some_and(|c| name_char(c) || c == '.') && !after.is_some_and(name_char)
-    })
-}
-
-/// Whether `s` is an HCL name (what an alias must be; it becomes a key of the map and of references).
-fn is_name(s: &str) -> bool {
-    let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-}
-
-/// The 1-based line of `offset`.
-fn line_of(text: &str, offset: TextSize) -> usize {
-    let at = usize::from(offset).min(text.len());
-    text.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1
-}
-
 /// Evaluates one argument of an old block; an unknown value is returned as the reason it is not static.
 fn eval_static(
     db: &dyn Db,
@@ -390,43 +361,5 @@ fn eval_static(
             r.explanation(),
             r.chain_text(&origin)
         )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn removed(text: &str, block: &str) -> (String, bool) {
-        let start = text.find(block).unwrap();
-        let range = TextRange::at(TextSize::from(start as u32), TextSize::from(block.len() as u32));
-        let (r, comment) = removal_range(text, range);
-        let mut out = text.to_string();
-        out.replace_range(std::ops::Range::<usize>::from(r), "");
-        (out, comment)
-    }
-
-    #[test]
-    fn removing_a_block_takes_its_line_one_blank_line_and_the_comment_above() {
-        let text = "a = 1\n\n# the eu copy\nprovider \"aws\" {\n}\n\nb = 2\n";
-        assert_eq!(removed(text, "provider \"aws\" {\n}"), ("a = 1\n\nb = 2\n".to_string(), true));
-        let crlf = "a = 1\r\n\r\nprovider \"aws\" {\r\n}\r\n\r\nb = 2\r\n";
-        assert_eq!(removed(crlf, "provider \"aws\" {\r\n}"), ("a = 1\r\n\r\nb = 2\r\n".to_string(), false));
-        // At the end of a file without a final line break.
-        let last = "a = 1\n\nprovider \"aws\" {}";
-        assert_eq!(removed(last, "provider \"aws\" {}"), ("a = 1\n\n".to_string(), false));
-    }
-
-    #[test]
-    fn mentions_whole_names_only() {
-        assert!(mentions("{\"provider\": \"aws.use1\"}", "aws", "use1"));
-        assert!(!mentions("{\"provider\": \"aws.use10\"}", "aws", "use1"));
-        assert!(!mentions("{\"provider\": \"myaws.use1\"}", "aws", "use1"));
-    }
-
-    #[test]
-    fn line_of_counts_from_one() {
-        assert_eq!(line_of("a\nb\n", TextSize::from(2)), 2);
-        assert_eq!(line_of("a", TextSize::from(99)), 1);
     }
 }
