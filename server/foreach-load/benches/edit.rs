@@ -3,10 +3,12 @@
 //!
 //! `cargo bench -p foreach-load --bench edit` on the shared generated workspace of 500 modules / 10 MB
 //! (`python3 server/bench/gen-workspace.py /tmp/ws10 --modules 500 --mb 10`; another one with
-//! `FOREACH_BENCH_WS=/path FOREACH_BENCH_FILE=relative/file.tf`).
+//! `FOREACH_BENCH_WS=/path FOREACH_BENCH_FILE=relative/file.tf`, e.g. the dev corpus and
+//! `terraform-aws-modules+terraform-aws-ecs/modules/service/main.tf`).
 //!
-//! - `edit_then_workspace_diagnostics`: the edit flips `local.common_tags` to `local.common_tagz` and back, so
-//!   every iteration changes a diagnostic, like the language-server benchmark;
+//! - `edit_then_workspace_diagnostics`: the edit flips `local.common_tags` to `local.common_tagz` and back (in
+//!   another file: a `z` after the reference nearest its middle), so every iteration changes a diagnostic, like
+//!   the language-server benchmark;
 //! - `edit_then_file_diagnostics`: the same edit, then only the edited file's diagnostics.
 
 use std::path::PathBuf;
@@ -43,12 +45,28 @@ fn workspace() -> &'static Mutex<Edited> {
         let loaded = load(&LoadOptions::new(std::slice::from_ref(&root))).expect("the workspace loads");
         let path = path_string(&root.join(&file).canonicalize().expect("the edited file exists"));
         let good = std::fs::read_to_string(&path).expect("the edited file reads");
-        let at = good.find("local.common_tags").expect("the edited file uses local.common_tags") + 16;
-        let bad = format!("{}z{}", &good[..at], &good[at + 1..]);
+        let bad = misspelt(&good);
         let host = loaded.host;
         let _ = host.diagnostics();
         Mutex::new(Edited { host, path, texts: [Arc::from(good), Arc::from(bad)], flip: 0 })
     })
+}
+
+/// The text with one reference misspelt: `local.common_tags` -> `local.common_tagz` in the generated workspace, else
+/// a `z` appended to the `var.`/`local.` reference nearest the middle of the file (a real file of the corpus).
+fn misspelt(good: &str) -> String {
+    if let Some(at) = good.find("local.common_tags") {
+        let at = at + 16;
+        return format!("{}z{}", &good[..at], &good[at + 1..]);
+    }
+    let middle = good.len() / 2;
+    let start = ["var.", "local."]
+        .iter()
+        .flat_map(|p| good.match_indices(p).map(move |(i, _)| i + p.len()))
+        .min_by_key(|i| i.abs_diff(middle))
+        .expect("the edited file has a var. or local. reference");
+    let end = start + good[start..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')).unwrap_or(0);
+    format!("{}z{}", &good[..end], &good[end..])
 }
 
 fn edit(ws: &mut Edited) {
