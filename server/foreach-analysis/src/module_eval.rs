@@ -405,7 +405,6 @@ pub(crate) fn instance_scope<'a>(
         .find(|r| root_path == **r || root_path.starts_with(&format!("{r}/")))
         .cloned()
         .unwrap_or_else(|| root_path.clone());
-    let settings = ws.settings(db);
     ModuleScope::new(ModuleStaticInputs {
         module_label: node.address(),
         variables,
@@ -413,10 +412,7 @@ pub(crate) fn instance_scope<'a>(
         path_module: relative_path(node.dir.path(db), &root_path),
         path_root: ".".to_string(),
         path_cwd: root_path.clone(),
-        workspace: settings
-            .workspace_name
-            .clone()
-            .or_else(|| ws.selected_workspaces(db).get(root_dir.path(db)).cloned()),
+        workspace: crate::vars::root_workspace(db, ws, root_dir),
         workspace_root,
         files: db.file_reader(),
         budget: Default::default(),

@@ -66,6 +66,8 @@ pub enum WarnWhen {
     SingleRoot,
     /// A `--var-file` scoped to the roots under a directory: when exactly one root is under it.
     SingleRootUnder(String),
+    /// An environment's var file applied to several roots: never.
+    Never,
 }
 
 /// The diagnostics of a root's assignments, including the undeclared-value warnings that apply.
@@ -82,6 +84,7 @@ pub fn root_assignment_diagnostics(db: &dyn Db, ws: Workspace, dir: ModuleDir) -
             WarnWhen::SingleRootUnder(under) => {
                 tree.roots.iter().filter(|r| is_under(tree.node(**r).dir.path(db), under)).count() <= 1
             }
+            WarnWhen::Never => false,
         };
         if applies {
             out.push(d.clone());
@@ -141,6 +144,12 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
                 }
                 (&**var, Some(WarnWhen::SingleRootUnder(under.clone())))
             }
+            CliVariable::ForRoot { root, warn, var } => {
+                if dir.path(db) != root {
+                    continue;
+                }
+                (&**var, if *warn { None } else { Some(WarnWhen::Never) })
+            }
             v => (v, Some(WarnWhen::SingleRoot)),
         };
         match v {
@@ -149,7 +158,7 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
                     apply_file(db, *file, &declared, warn_undeclared.clone(), &mut out);
                 }
             }
-            CliVariable::Scoped { .. } => {}
+            CliVariable::Scoped { .. } | CliVariable::ForRoot { .. } => {}
             CliVariable::Value { name, value } => {
                 out.values.insert(
                     name.clone(),
@@ -161,6 +170,21 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
     Arc::new(out)
 }
 
+/// The workspace in effect in the root module in `root`: the one chosen explicitly (`--workspace`, `TF_WORKSPACE`,
+/// the editor setting), else the one an environment of the project file selects for it, else the one
+/// `.terraform/environment` records; `None`: unknown. Memoised per root, so that a check pass per environment
+/// re-evaluates only the roots whose workspace changed (the settings change as a whole).
+#[salsa::tracked(returns(clone))]
+pub fn root_workspace(db: &dyn Db, ws: Workspace, root: ModuleDir) -> Option<String> {
+    let settings = ws.settings(db);
+    let path = root.path(db);
+    settings
+        .workspace_name
+        .clone()
+        .or_else(|| settings.root_workspaces.iter().find(|(dir, _)| dir == path).map(|(_, w)| w.clone()))
+        .or_else(|| ws.selected_workspaces(db).get(path).cloned())
+}
+
 /// The loaded files that `--var-file` names (the loader reads each one), by path. Once per workspace, not per root
 /// module: a map of every file built for each of thousands of roots was most of a `check` on a real monorepo.
 #[salsa::tracked(returns(ref))]
@@ -168,7 +192,7 @@ fn command_line_var_files(db: &dyn Db, ws: Workspace) -> HashMap<String, SourceF
     fn named(v: &CliVariable, out: &mut Vec<String>) {
         match v {
             CliVariable::File(path) => out.push(path.clone()),
-            CliVariable::Scoped { var, .. } => named(var, out),
+            CliVariable::Scoped { var, .. } | CliVariable::ForRoot { var, .. } => named(var, out),
             CliVariable::Value { .. } => {}
         }
     }

@@ -22,6 +22,16 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             return ExitStatus::Usage;
         }
     };
+    // The project file above the checked path; with `--changed` the paths are files anywhere below the current
+    // directory, which is where pre-commit runs.
+    let start = match args.paths.first() {
+        Some(p) if !args.changed => p.clone(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let project = match crate::project::discover(&start) {
+        Ok(p) => p,
+        Err(status) => return status,
+    };
     let mut opts = LoadOptions {
         paths: &args.paths,
         excludes: &args.exclude,
@@ -29,6 +39,7 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         env_vars: env_variables(),
         workspace_name: args.vars.workspace_name(),
         states: &states,
+        project_excludes: project.as_ref().map(|p| (p.dir.as_path(), p.exclude.as_slice())),
     };
     let changed_roots;
     if args.changed {
@@ -62,7 +73,13 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         );
         return ExitStatus::Usage;
     }
-    let mut diagnostics = host.diagnostics();
+    let overrides = |mut d: Vec<foreach_analysis::Diagnostic>| {
+        if let Some(p) = &project {
+            p.apply_severities(&mut d);
+        }
+        d
+    };
+    let mut diagnostics = overrides(host.diagnostics());
     let cwd = std::env::current_dir().unwrap_or_default();
     if args.fix {
         let outcomes = fix::apply_fixes(&diagnostics, &host.file_table());
@@ -76,7 +93,7 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
                     return ExitStatus::Usage;
                 }
             }
-            diagnostics = host.diagnostics();
+            diagnostics = overrides(host.diagnostics());
         }
     }
     let report = report::build(&diagnostics, &host.file_table(), &cwd);

@@ -134,6 +134,7 @@ fn load_roots(roots: &[Root], config: &Config) -> Result<(AnalysisHost, HashSet<
         env_vars: env_vars.clone(),
         workspace_name: workspace_name.clone(),
         states: &[],
+        project_excludes: None,
     };
     let loaded = load(&opts).map_err(|e| e.0)?;
     let mut host = loaded.host;
@@ -193,5 +194,5 @@ fn scoped_settings(
         });
     }
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    Ok(Settings { cli_variables, env_variables, workspace_name, cwd: path_string(&cwd) })
+    Ok(Settings { cli_variables, env_variables, workspace_name, root_workspaces: Vec::new(), cwd: path_string(&cwd) })
 }
