@@ -96,7 +96,16 @@ pub fn check(host: &mut AnalysisHost, project: &Project, envs: &[&Environment]) 
                 d.message.clone(),
             );
             match merged.get(&key) {
-                Some(&i) => findings[i].1.push(pass),
+                Some(&i) => {
+                    // Each environment's related places (where its keys are written) are worth showing.
+                    let (first, passes) = &mut findings[i];
+                    for r in d.related {
+                        if !first.related.contains(&r) {
+                            first.related.push(r);
+                        }
+                    }
+                    passes.push(pass);
+                }
                 None => {
                     merged.insert(key, findings.len());
                     findings.push((d, vec![pass]));

@@ -198,17 +198,19 @@ impl Project {
 
     /// Applies the severity overrides: changes severities and drops the codes turned off.
     pub fn apply_severities(&self, diagnostics: &mut Vec<Diagnostic>) {
-        if self.severity.is_empty() {
-            return;
-        }
-        diagnostics.retain_mut(|d| match self.severity.get(&d.code) {
+        diagnostics.retain_mut(|d| self.override_severity(d));
+    }
+
+    /// Applies the severity override of `d`'s code; `false` when the code is turned off.
+    pub fn override_severity(&self, d: &mut Diagnostic) -> bool {
+        match self.severity.get(&d.code) {
             Some(None) => false,
             Some(Some(s)) => {
                 d.severity = *s;
                 true
             }
             None => true,
-        });
+        }
     }
 }
 

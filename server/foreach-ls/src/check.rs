@@ -7,6 +7,7 @@ use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
 use crate::{changed, fix, render, report};
 use foreach_load::OrderedVar;
+use foreach_load::environments::{self, Finding};
 use foreach_load::{LoadOptions, StateOption, load};
 
 /// `TF_VAR_name` values from the environment.
@@ -73,30 +74,51 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         );
         return ExitStatus::Usage;
     }
-    let overrides = |mut d: Vec<foreach_analysis::Diagnostic>| {
-        if let Some(p) = &project {
-            p.apply_severities(&mut d);
+    let envs = match &project {
+        Some(p) => {
+            if let Err(status) = crate::project::chosen(Some(p), args.env.as_deref()) {
+                return status;
+            }
+            environments::selected(p, args.env.as_deref())
         }
-        d
+        None if args.env.is_some() => {
+            return crate::project::chosen(None, args.env.as_deref()).err().unwrap_or(ExitStatus::Usage);
+        }
+        None => Vec::new(),
     };
-    let mut diagnostics = overrides(host.diagnostics());
+    // Every environment's findings, merged (`foreach_load::environments`), with the severity overrides applied.
+    let analyse = |host: &mut foreach_analysis::AnalysisHost| -> Result<Vec<Finding>, ExitStatus> {
+        let mut findings = match &project {
+            Some(p) => environments::check(host, p, &envs).map_err(|e| usage(&e.0))?,
+            None => host.diagnostics().into_iter().map(Finding::everywhere).collect(),
+        };
+        if let Some(p) = &project {
+            findings.retain_mut(|f| p.override_severity(&mut f.diagnostic));
+        }
+        Ok(findings)
+    };
+    let mut findings = match analyse(&mut host) {
+        Ok(f) => f,
+        Err(status) => return status,
+    };
     let cwd = std::env::current_dir().unwrap_or_default();
     if args.fix {
+        let diagnostics: Vec<foreach_analysis::Diagnostic> = findings.iter().map(|f| f.diagnostic.clone()).collect();
         let outcomes = fix::apply_fixes(&diagnostics, &host.file_table());
         let _ = std::io::stderr().write_all(fix::describe(&outcomes, &cwd).as_bytes());
         if outcomes.values().any(|o| matches!(o, fix::FileOutcome::Fixed { .. })) {
             // Report what remains: analyse the files as they are now.
             match load(&opts) {
                 Ok(l) => host = l.host,
-                Err(e) => {
-                    let _ = writeln!(std::io::stderr(), "foreach-ls: {}", e.0);
-                    return ExitStatus::Usage;
-                }
+                Err(e) => return usage(&e.0),
             }
-            diagnostics = overrides(host.diagnostics());
+            findings = match analyse(&mut host) {
+                Ok(f) => f,
+                Err(status) => return status,
+            };
         }
     }
-    let report = report::build(&diagnostics, &host.file_table(), &cwd);
+    let report = report::build(&findings, &host.file_table(), &cwd);
 
     let stdout = std::io::stdout();
     let color = !args.no_color && stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -115,4 +137,9 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     } else {
         ExitStatus::Clean
     }
+}
+
+fn usage(message: &str) -> ExitStatus {
+    let _ = writeln!(std::io::stderr(), "foreach-ls: {message}");
+    ExitStatus::Usage
 }

@@ -172,3 +172,57 @@ fn eval_and_inspect_take_one_environment_and_the_command_line_overrides_it() {
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["providers"][0]["instances"][0]["key"], "eu-west-1", "{v}");
 }
+
+/// `live` with prod (both regions) and staging (one): the bucket's key is missing in staging only.
+fn two_environments() -> tempfile::TempDir {
+    workspace(&[
+        (
+            "foreach-ls.toml",
+            "[environments.prod]\nvar_files = [\"envs/prod.tfvars\"]\n\n\
+             [environments.staging]\nvar_files = [\"envs/staging.tfvars\"]\n",
+        ),
+        ("envs/prod.tfvars", "regions = [\"eu-west-1\", \"us-east-1\"]\n"),
+        ("envs/staging.tfvars", "regions = [\"us-east-1\"]\n"),
+        ("live/main.tf", &format!("{ROOT}\noutput \"o\" {{\n  value = var.nope\n}}\n")),
+    ])
+}
+
+#[test]
+fn check_reports_each_finding_once_naming_the_environments_it_occurs_in() {
+    let ws = two_environments();
+    let (code, v) = check_json(ws.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(findings(&v), ["unknown-provider-instance (staging)", "undefined-reference"], "{v}");
+
+    let o = run_in(ws.path(), &["check", "--no-color"]);
+    let (out, _) = text(&o);
+    assert!(out.contains("error[unknown-provider-instance] (staging): no provider instance `eu-west-1`"), "{out}");
+    assert!(out.contains("error[undefined-reference]: reference"), "{out}");
+    assert!(out.contains("envs/staging.tfvars"), "the staging values are shown: {out}");
+    assert!(out.contains("foreach-ls: 2 errors"), "{out}");
+
+    let o = run_in(ws.path(), &["check", "--format", "github"]);
+    let (out, _) = text(&o);
+    assert!(out.contains("title=foreach-ls unknown-provider-instance::(staging) no provider instance"), "{out}");
+
+    let o = run_in(ws.path(), &["check", "--format", "sarif"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results[0]["properties"]["environments"], serde_json::json!(["staging"]), "{v}");
+    assert!(results[1].get("properties").is_none(), "{v}");
+}
+
+#[test]
+fn check_env_checks_one_environment_and_rejects_unknown_names() {
+    let ws = two_environments();
+    let (code, v) = check_json(ws.path(), &["--env", "prod"]);
+    assert_eq!((code, findings(&v)), (1, vec!["undefined-reference".to_string()]), "{v}");
+    let (_, v) = check_json(ws.path(), &["--env", "staging"]);
+    assert_eq!(findings(&v), ["unknown-provider-instance", "undefined-reference"], "one environment names none: {v}");
+    // The command line overrides the file.
+    let (_, v) = check_json(ws.path(), &["--var", "regions=[\"eu-west-1\"]"]);
+    assert_eq!(findings(&v), ["undefined-reference"], "{v}");
+    let o = run_in(ws.path(), &["check", "--env", "qa"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("no environment `qa`"), "{}", text(&o).1);
+}
