@@ -185,6 +185,46 @@ pub fn root_workspace(db: &dyn Db, ws: Workspace, root: ModuleDir) -> Option<Str
         .or_else(|| ws.selected_workspaces(db).get(path).cloned())
 }
 
+/// The `.tfvars` files of the root module in `root` that OpenTofu loads only when `-var-file` names them: in its
+/// directory and in directories below it that hold no module (`envs/prod.tfvars`), as paths relative to it, sorted.
+/// Empty when a var file is already given for this root (command line, editor, or an environment of the project
+/// file): then the values are the user's choice. For the `provider-for-each-unresolved` hint.
+#[salsa::tracked(returns(clone))]
+pub fn unloaded_var_files(db: &dyn Db, ws: Workspace, root: ModuleDir) -> Arc<[String]> {
+    let root_path = root.path(db);
+    let given = |v: &CliVariable| -> bool {
+        fn file(v: &CliVariable) -> bool {
+            matches!(v, CliVariable::File(_))
+        }
+        match v {
+            CliVariable::File(_) => true,
+            CliVariable::Scoped { under, var } => file(var) && is_under(root_path, under),
+            CliVariable::ForRoot { root, var, .. } => file(var) && root == root_path,
+            CliVariable::Value { .. } => false,
+        }
+    };
+    if ws.settings(db).cli_variables.iter().any(given) {
+        return Arc::from([]);
+    }
+    let auto: Vec<SourceFile> = auto_loaded_var_files(db, root);
+    let mut out = Vec::new();
+    for dir in ws.dirs(db).iter() {
+        let path = dir.path(db);
+        let own = *dir == root;
+        if !own && (!is_under(path, root_path) || dir.files(db).iter().any(|f| f.kind(db).is_config())) {
+            continue;
+        }
+        for f in dir.files(db).iter() {
+            if f.kind(db).is_tfvars() && !auto.contains(f) {
+                let rel = f.path(db).strip_prefix(root_path).unwrap_or(f.path(db)).trim_start_matches('/');
+                out.push(rel.to_string());
+            }
+        }
+    }
+    out.sort();
+    Arc::from(out)
+}
+
 /// The loaded files that `--var-file` names (the loader reads each one), by path. Once per workspace, not per root
 /// module: a map of every file built for each of thousands of roots was most of a `check` on a real monorepo.
 #[salsa::tracked(returns(ref))]
