@@ -38,66 +38,104 @@ pub fn selected<'p>(project: &'p Project, only: Option<&str>) -> Vec<&'p Environ
     project.environments.iter().filter(|e| only.is_none_or(|n| e.name == n)).collect()
 }
 
-/// Every diagnostic of the workspace loaded in `host`, once per environment in `envs` that applies to some root
-/// (none: one pass as the host is set up). The host's settings are the base of every pass and are restored after.
-pub fn check(host: &mut AnalysisHost, project: &Project, envs: &[&Environment]) -> Result<Vec<Finding>, LoadError> {
+/// What [`each`] computed in one environment.
+pub struct Pass<'e, T> {
+    pub env: &'e Environment,
+    /// The root module directories it applies to.
+    pub roots: Vec<String>,
+    pub result: T,
+}
+
+/// Runs `f` once per environment in `envs` that applies to some root, on `host` with that environment's settings
+/// (its values and workspace for the roots it applies to, then the host's own settings, which override them), and
+/// gives each result with the environment and the roots it applies to. `Ok(None)` when no environment applies to
+/// any root. The host's settings are restored after.
+pub fn each<'e, T>(
+    host: &mut AnalysisHost,
+    project: &Project,
+    envs: &[&'e Environment],
+    mut f: impl FnMut(&mut AnalysisHost, &[String]) -> T,
+) -> Result<Option<Vec<Pass<'e, T>>>, LoadError> {
     let roots = host.root_dirs();
-    let applies: Vec<Vec<&str>> = envs
+    let envs: Vec<(&Environment, Vec<String>)> = envs
         .iter()
-        .map(|e| roots.iter().filter(|r| e.applies_to(&project.dir, r)).map(String::as_str).collect())
+        .map(|e| (*e, roots.iter().filter(|r| e.applies_to(&project.dir, r)).cloned().collect::<Vec<_>>()))
+        .filter(|(_, roots)| !roots.is_empty())
         .collect();
-    let envs: Vec<(&Environment, Vec<&str>)> =
-        envs.iter().copied().zip(applies).filter(|(_, roots)| !roots.is_empty()).collect();
     if envs.is_empty() {
-        return Ok(host.diagnostics().into_iter().map(Finding::everywhere).collect());
+        return Ok(None);
     }
     let var_files = load_var_files(host, &envs)?;
-    let covered: HashSet<&str> = envs.iter().flat_map(|(_, roots)| roots.iter().copied()).collect();
-    let dirs_of_file: HashMap<FileId, String> = host
-        .file_table()
-        .into_iter()
-        .map(|(id, (path, _))| (id, foreach_analysis::paths::parent(&path).to_string()))
-        .collect();
     let base = host.settings();
-    // (code, place, message) -> the finding and the passes that report it, in first-seen order.
-    let mut merged: HashMap<(Code, FileId, u32, u32, String), usize> = HashMap::new();
-    let mut findings: Vec<(Diagnostic, Vec<usize>)> = Vec::new();
-    for (pass, (env, env_roots)) in envs.iter().enumerate() {
+    let mut out = Vec::with_capacity(envs.len());
+    for (env, env_roots) in envs {
         let mut settings = (*base).clone();
         let warn = env_roots.len() == 1;
         let mut scoped = Vec::new();
-        for root in env_roots {
-            let for_root = |var| CliVariable::ForRoot { root: root.to_string(), warn, var: Box::new(var) };
+        for root in &env_roots {
+            let for_root = |var| CliVariable::ForRoot { root: root.clone(), warn, var: Box::new(var) };
             scoped.extend(env.var_files.iter().map(|f| for_root(CliVariable::File(var_files[f].clone()))));
             scoped.extend(
                 env.variables.iter().map(|(k, v)| for_root(CliVariable::Value { name: k.clone(), value: v.clone() })),
             );
             if let Some(w) = &env.workspace {
-                settings.root_workspaces.push((root.to_string(), w.clone()));
+                settings.root_workspaces.push((root.clone(), w.clone()));
             }
         }
-        // The command line's values come after the environment's: they override the file.
+        // The host's own values (the command line, the editor's settings) come after: they override the file.
         scoped.append(&mut settings.cli_variables);
         settings.cli_variables = scoped;
         host.apply_change(Change { settings: Some(settings), ..Change::default() });
-        let keep = dirs_in_trees(host, |root| !covered.contains(root) || env_roots.contains(&root));
+        let result = f(host, &env_roots);
+        out.push(Pass { env, roots: env_roots, result });
+    }
+    host.apply_change(Change { settings: Some((*base).clone()), ..Change::default() });
+    Ok(Some(out))
+}
+
+/// Every diagnostic of the workspace loaded in `host`, once per environment in `envs` that applies to some root
+/// (none: one pass as the host is set up), merged into findings.
+pub fn check(host: &mut AnalysisHost, project: &Project, envs: &[&Environment]) -> Result<Vec<Finding>, LoadError> {
+    let dirs_of_file: HashMap<FileId, String> = host
+        .file_table()
+        .into_iter()
+        .map(|(id, (path, _))| (id, foreach_analysis::paths::parent(&path).to_string()))
+        .collect();
+    let covered: HashSet<String> = {
+        let roots = host.root_dirs();
+        roots.into_iter().filter(|r| envs.iter().any(|e| e.applies_to(&project.dir, r))).collect()
+    };
+    let passes = each(host, project, envs, |host, env_roots| {
+        let keep = dirs_in_trees(host, |root| !covered.contains(root) || env_roots.iter().any(|r| r == root));
         let all = dirs_in_trees(host, |_| true);
-        for d in host.diagnostics() {
-            // A finding in a module only roots of other environments use is theirs, not this one's.
+        let mut diags = host.diagnostics();
+        // A finding in a module only roots of other environments use is theirs, not this one's.
+        diags.retain(|d| {
             let dir = dirs_of_file.get(&d.location.file).map(String::as_str).unwrap_or_default();
-            if all.contains(dir) && !keep.contains(dir) {
-                continue;
-            }
-            let key = (
-                d.code,
-                d.location.file,
-                d.location.range.start().into(),
-                d.location.range.end().into(),
-                d.message.clone(),
-            );
+            !all.contains(dir) || keep.contains(dir)
+        });
+        diags
+    })?;
+    let Some(passes) = passes else {
+        return Ok(host.diagnostics().into_iter().map(Finding::everywhere).collect());
+    };
+    let names: Vec<&str> = passes.iter().map(|p| p.env.name.as_str()).collect();
+    Ok(merge(passes.into_iter().map(|p| p.result).collect(), &names))
+}
+
+/// Merges the diagnostics of several passes (one per environment, named by `names`): the same code, place and
+/// message is one finding, tagged with the environments that report it unless all do; the related places of every
+/// pass are kept (each environment's values are written somewhere else).
+pub fn merge(passes: Vec<Vec<Diagnostic>>, names: &[&str]) -> Vec<Finding> {
+    let mut merged: HashMap<(Code, FileId, u32, u32, String), usize> = HashMap::new();
+    let mut findings: Vec<(Diagnostic, Vec<usize>)> = Vec::new();
+    let count = passes.len();
+    for (pass, diags) in passes.into_iter().enumerate() {
+        for d in diags {
+            let range = d.location.range;
+            let key = (d.code, d.location.file, range.start().into(), range.end().into(), d.message.clone());
             match merged.get(&key) {
                 Some(&i) => {
-                    // Each environment's related places (where its keys are written) are worth showing.
                     let (first, passes) = &mut findings[i];
                     for r in d.related {
                         if !first.related.contains(&r) {
@@ -113,15 +151,11 @@ pub fn check(host: &mut AnalysisHost, project: &Project, envs: &[&Environment]) 
             }
         }
     }
-    host.apply_change(Change { settings: Some((*base).clone()), ..Change::default() });
     let mut out: Vec<Finding> = findings
         .into_iter()
         .map(|(diagnostic, passes)| {
-            let environments = if passes.len() == envs.len() {
-                Vec::new()
-            } else {
-                passes.iter().map(|p| envs[*p].0.name.clone()).collect()
-            };
+            let environments =
+                if passes.len() == count { Vec::new() } else { passes.iter().map(|p| names[*p].to_string()).collect() };
             Finding { diagnostic, environments }
         })
         .collect();
@@ -132,7 +166,7 @@ pub fn check(host: &mut AnalysisHost, project: &Project, envs: &[&Environment]) 
         };
         key(a).cmp(&key(b)).then_with(|| a.environments.cmp(&b.environments))
     });
-    Ok(out)
+    out
 }
 
 /// The directories of the modules in the trees of the roots that `keep` selects (by root directory).
@@ -156,7 +190,7 @@ fn dirs_in_trees(host: &AnalysisHost, keep: impl Fn(&str) -> bool) -> HashSet<St
 /// their canonical paths by the path in the project file.
 fn load_var_files(
     host: &mut AnalysisHost,
-    envs: &[(&Environment, Vec<&str>)],
+    envs: &[(&Environment, Vec<String>)],
 ) -> Result<HashMap<std::path::PathBuf, String>, LoadError> {
     let mut paths = HashMap::new();
     let mut files = Vec::new();
