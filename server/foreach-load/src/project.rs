@@ -108,6 +108,8 @@ impl Project {
         for candidate in dir.ancestors() {
             let path = candidate.join(PROJECT_FILE);
             if path.is_file() {
+                // Absolute, so that roots (canonical paths) compare with its directory.
+                let path = path.canonicalize().unwrap_or(path);
                 return Project::read(&path).map(Some);
             }
         }

@@ -23,12 +23,9 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             return ExitStatus::Usage;
         }
     };
-    // The project file above the checked path; with `--changed` the paths are files anywhere below the current
-    // directory, which is where pre-commit runs.
-    let start = match args.paths.first() {
-        Some(p) if !args.changed => p.clone(),
-        _ => std::path::PathBuf::from("."),
-    };
+    // The project file above the checked path; with `--changed` (pre-commit, run at the repository root) above the
+    // first changed file, so that a project file in a subdirectory (`infra/foreach-ls.toml`) applies to its files.
+    let start = args.paths.first().cloned().unwrap_or_else(|| std::path::PathBuf::from("."));
     let project = match crate::project::discover(&start) {
         Ok(p) => p,
         Err(status) => return status,

@@ -226,3 +226,24 @@ fn check_env_checks_one_environment_and_rejects_unknown_names() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).1.contains("no environment `qa`"), "{}", text(&o).1);
 }
+
+/// What the pre-commit hook runs: `check --changed FILE...` at the repository root, with the project file in the
+/// repository's `infra/` directory, and `check` without arguments in a subdirectory: both find it with no option.
+#[test]
+fn changed_files_and_subdirectories_find_the_project_file() {
+    let ws = workspace(&[
+        (
+            "infra/foreach-ls.toml",
+            "[environments.prod]\nvar_files = [\"envs/prod.tfvars\"]\n\n\
+             [environments.staging]\nvar_files = [\"envs/staging.tfvars\"]\n",
+        ),
+        ("infra/envs/prod.tfvars", "regions = [\"eu-west-1\", \"us-east-1\"]\n"),
+        ("infra/envs/staging.tfvars", "regions = [\"us-east-1\"]\n"),
+        ("infra/live/main.tf", ROOT),
+    ]);
+    let want = ["unknown-provider-instance (staging)"];
+    let (code, v) = check_json(ws.path(), &["--changed", "infra/live/main.tf"]);
+    assert_eq!((code, findings(&v)), (1, want.map(String::from).to_vec()), "{v}");
+    let (_, v) = check_json(&ws.path().join("infra/live"), &[]);
+    assert_eq!(findings(&v), want, "{v}");
+}
