@@ -16,7 +16,8 @@ vim.treesitter.language.register('terraform', { 'opentofu', 'opentofu-vars' })
 vim.lsp.config('foreach_ls', {
   cmd = { 'foreach-ls', 'serve' },
   filetypes = { 'terraform', 'terraform-vars', 'opentofu', 'opentofu-vars' },
-  root_markers = { '.terraform', '.git' },
+  -- The project file (docs/configuration.md) first: its directory is the workspace the server checks.
+  root_markers = { 'foreach-ls.toml', '.terraform', '.git' },
   -- Settings (docs/lsp.md#settings), sent as initializationOptions:
   init_options = {
     -- varFiles = { 'prod.tfvars' },

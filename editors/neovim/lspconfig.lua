@@ -8,7 +8,7 @@ if not configs.foreach_ls then
     default_config = {
       cmd = { 'foreach-ls', 'serve' },
       filetypes = { 'terraform', 'terraform-vars', 'opentofu', 'opentofu-vars' },
-      root_dir = util.root_pattern('.terraform', '.git'),
+      root_dir = util.root_pattern('foreach-ls.toml', '.terraform', '.git'),
       init_options = {},
     },
     docs = {

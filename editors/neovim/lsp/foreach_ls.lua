@@ -7,7 +7,8 @@ return {
   filetypes = { 'terraform', 'terraform-vars', 'opentofu', 'opentofu-vars' },
   -- A checkout or an initialised configuration. The server indexes every module under the root, so a module
   -- called from elsewhere is checked with its callers' values.
-  root_markers = { '.terraform', '.git' },
+  -- The project file (docs/configuration.md) first: its directory is the workspace the server checks.
+  root_markers = { 'foreach-ls.toml', '.terraform', '.git' },
   -- The server reads these as initializationOptions (bare or under `foreachLs`); see docs/lsp.md#settings.
   init_options = {
     -- varFiles = { 'prod.tfvars' },

@@ -386,6 +386,11 @@ impl AnalysisHost {
         self.files.contains_key(path)
     }
 
+    /// The settings in effect (what the last [`Change::settings`] gave).
+    pub fn settings(&self) -> Arc<Settings> {
+        self.ws.settings(&self.db).clone()
+    }
+
     pub fn db(&self) -> &RootDatabase {
         &self.db
     }

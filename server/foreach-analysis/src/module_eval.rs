@@ -148,7 +148,8 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
     let refs = dir_references(db, node.dir);
     let files = file_index(db, ws);
     let file_text = |id: FileId| files.get(&id).map(|f| (f.text(db).clone(), f.kind(db)));
-    let providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
+    let mut providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
+    suggest_environments(db, ws, &node, &mut providers);
     diags.extend(providers.diagnostics.iter().cloned());
     diags.extend(scope.take_diagnostics());
     if !instances_certain(db, ws, id) {
@@ -165,6 +166,48 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         calls_without_instances,
         calls_maybe_without_instances,
     })
+}
+
+/// Adds to each `provider-for-each-unresolved` that waits for input values the root's var files that OpenTofu does
+/// not load by itself, and how to check with each: they are usually one environment's values (`envs/prod.tfvars`).
+fn suggest_environments(db: &dyn Db, ws: Workspace, node: &TreeNode, providers: &mut InstanceProviders) {
+    use crate::providers::expand::Expansion;
+    // One diagnostic per unresolved expansion, in the same order (`expand::explain_unknown`).
+    let waiting: Vec<bool> = providers
+        .expansions
+        .iter()
+        .filter_map(|e| match e {
+            Expansion::Unresolved(names) => Some(names.iter().any(|n| !n.ends_with("()"))),
+            _ => None,
+        })
+        .collect();
+    if !waiting.contains(&true) {
+        return;
+    }
+    let root = root_dir_of(node, |n| tree_node(db, ws, n));
+    let files = crate::vars::unloaded_var_files(db, ws, root);
+    if files.is_empty() {
+        return;
+    }
+    const SHOWN: usize = 4;
+    let mut named: Vec<String> = files.iter().take(SHOWN).map(|f| format!("`{f}`")).collect();
+    if files.len() > SHOWN {
+        named.push(format!("{} more", files.len() - SHOWN));
+    }
+    let example = &files[0];
+    let env = example.rsplit('/').next().unwrap_or(example).split('.').next().unwrap_or("prod");
+    let hint = format!(
+        "; this root module has var files that OpenTofu loads only with -var-file ({}): list them as environments \
+         in foreach-ls.toml (`[environments.{env}]` with `var_files = [\"{example}\"]`, paths relative to \
+         foreach-ls.toml) to check each",
+        named.join(", ")
+    );
+    let mut unresolved = waiting.into_iter();
+    for d in providers.diagnostics.iter_mut().filter(|d| d.code == crate::Code::ProviderForEachUnresolved) {
+        if unresolved.next() == Some(true) {
+            d.message.push_str(&hint);
+        }
+    }
 }
 
 impl InstanceValues {
@@ -405,7 +448,6 @@ pub(crate) fn instance_scope<'a>(
         .find(|r| root_path == **r || root_path.starts_with(&format!("{r}/")))
         .cloned()
         .unwrap_or_else(|| root_path.clone());
-    let settings = ws.settings(db);
     ModuleScope::new(ModuleStaticInputs {
         module_label: node.address(),
         variables,
@@ -413,10 +455,7 @@ pub(crate) fn instance_scope<'a>(
         path_module: relative_path(node.dir.path(db), &root_path),
         path_root: ".".to_string(),
         path_cwd: root_path.clone(),
-        workspace: settings
-            .workspace_name
-            .clone()
-            .or_else(|| ws.selected_workspaces(db).get(root_dir.path(db)).cloned()),
+        workspace: crate::vars::root_workspace(db, ws, root_dir),
         workspace_root,
         files: db.file_reader(),
         budget: Default::default(),

@@ -10,6 +10,11 @@ pub enum CliVariable {
     /// A file or value that applies only to the root modules in the directory `under` or below it (the language
     /// server's settings for one workspace folder). `var` is a `File` or a `Value`.
     Scoped { under: String, var: Box<CliVariable> },
+    /// A file or value of an environment of the project file, for the one root module in the directory `root`
+    /// (`foreach-ls.toml`; one check pass per environment). Its undeclared names are reported only when `warn`,
+    /// which the host sets when the environment applies to a single root (a shared var file usually sets variables
+    /// that only some roots declare).
+    ForRoot { root: String, warn: bool, var: Box<CliVariable> },
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -20,6 +25,9 @@ pub struct Settings {
     /// The workspace chosen explicitly (`--workspace`, `TF_WORKSPACE`, the editor setting). Without it, a root's
     /// `.terraform/environment` decides, and without that `terraform.workspace` is unknown.
     pub workspace_name: Option<String>,
+    /// The workspace an environment of the project file selects, by root module directory: after
+    /// `workspace_name`, before the root's `.terraform/environment`.
+    pub root_workspaces: Vec<(String, String)>,
     /// `path.cwd`.
     pub cwd: String,
 }

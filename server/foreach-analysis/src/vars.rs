@@ -66,6 +66,8 @@ pub enum WarnWhen {
     SingleRoot,
     /// A `--var-file` scoped to the roots under a directory: when exactly one root is under it.
     SingleRootUnder(String),
+    /// An environment's var file applied to several roots: never.
+    Never,
 }
 
 /// The diagnostics of a root's assignments, including the undeclared-value warnings that apply.
@@ -82,6 +84,7 @@ pub fn root_assignment_diagnostics(db: &dyn Db, ws: Workspace, dir: ModuleDir) -
             WarnWhen::SingleRootUnder(under) => {
                 tree.roots.iter().filter(|r| is_under(tree.node(**r).dir.path(db), under)).count() <= 1
             }
+            WarnWhen::Never => false,
         };
         if applies {
             out.push(d.clone());
@@ -141,6 +144,12 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
                 }
                 (&**var, Some(WarnWhen::SingleRootUnder(under.clone())))
             }
+            CliVariable::ForRoot { root, warn, var } => {
+                if dir.path(db) != root {
+                    continue;
+                }
+                (&**var, if *warn { None } else { Some(WarnWhen::Never) })
+            }
             v => (v, Some(WarnWhen::SingleRoot)),
         };
         match v {
@@ -149,7 +158,7 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
                     apply_file(db, *file, &declared, warn_undeclared.clone(), &mut out);
                 }
             }
-            CliVariable::Scoped { .. } => {}
+            CliVariable::Scoped { .. } | CliVariable::ForRoot { .. } => {}
             CliVariable::Value { name, value } => {
                 out.values.insert(
                     name.clone(),
@@ -161,6 +170,61 @@ pub fn root_assignments(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Arc<RootA
     Arc::new(out)
 }
 
+/// The workspace in effect in the root module in `root`: the one chosen explicitly (`--workspace`, `TF_WORKSPACE`,
+/// the editor setting), else the one an environment of the project file selects for it, else the one
+/// `.terraform/environment` records; `None`: unknown. Memoised per root, so that a check pass per environment
+/// re-evaluates only the roots whose workspace changed (the settings change as a whole).
+#[salsa::tracked(returns(clone))]
+pub fn root_workspace(db: &dyn Db, ws: Workspace, root: ModuleDir) -> Option<String> {
+    let settings = ws.settings(db);
+    let path = root.path(db);
+    settings
+        .workspace_name
+        .clone()
+        .or_else(|| settings.root_workspaces.iter().find(|(dir, _)| dir == path).map(|(_, w)| w.clone()))
+        .or_else(|| ws.selected_workspaces(db).get(path).cloned())
+}
+
+/// The `.tfvars` files of the root module in `root` that OpenTofu loads only when `-var-file` names them: in its
+/// directory and in directories below it that hold no module (`envs/prod.tfvars`), as paths relative to it, sorted.
+/// Empty when a var file is already given for this root (command line, editor, or an environment of the project
+/// file): then the values are the user's choice. For the `provider-for-each-unresolved` hint.
+#[salsa::tracked(returns(clone))]
+pub fn unloaded_var_files(db: &dyn Db, ws: Workspace, root: ModuleDir) -> Arc<[String]> {
+    let root_path = root.path(db);
+    let given = |v: &CliVariable| -> bool {
+        fn file(v: &CliVariable) -> bool {
+            matches!(v, CliVariable::File(_))
+        }
+        match v {
+            CliVariable::File(_) => true,
+            CliVariable::Scoped { under, var } => file(var) && is_under(root_path, under),
+            CliVariable::ForRoot { root, var, .. } => file(var) && root == root_path,
+            CliVariable::Value { .. } => false,
+        }
+    };
+    if ws.settings(db).cli_variables.iter().any(given) {
+        return Arc::from([]);
+    }
+    let auto: Vec<SourceFile> = auto_loaded_var_files(db, root);
+    let mut out = Vec::new();
+    for dir in ws.dirs(db).iter() {
+        let path = dir.path(db);
+        let own = *dir == root;
+        if !own && (!is_under(path, root_path) || dir.files(db).iter().any(|f| f.kind(db).is_config())) {
+            continue;
+        }
+        for f in dir.files(db).iter() {
+            if f.kind(db).is_tfvars() && !auto.contains(f) {
+                let rel = f.path(db).strip_prefix(root_path).unwrap_or(f.path(db)).trim_start_matches('/');
+                out.push(rel.to_string());
+            }
+        }
+    }
+    out.sort();
+    Arc::from(out)
+}
+
 /// The loaded files that `--var-file` names (the loader reads each one), by path. Once per workspace, not per root
 /// module: a map of every file built for each of thousands of roots was most of a `check` on a real monorepo.
 #[salsa::tracked(returns(ref))]
@@ -168,7 +232,7 @@ fn command_line_var_files(db: &dyn Db, ws: Workspace) -> HashMap<String, SourceF
     fn named(v: &CliVariable, out: &mut Vec<String>) {
         match v {
             CliVariable::File(path) => out.push(path.clone()),
-            CliVariable::Scoped { var, .. } => named(var, out),
+            CliVariable::Scoped { var, .. } | CliVariable::ForRoot { var, .. } => named(var, out),
             CliVariable::Value { .. } => {}
         }
     }

@@ -7,6 +7,8 @@
 //! directories that module calls point to outside the walked tree until the analysis needs nothing more. Paths are
 //! canonicalised, so a symlink loop ends as a module cycle in the analysis rather than as endless loading.
 
+pub mod environments;
+pub mod project;
 pub mod state;
 
 use std::collections::{HashMap, HashSet};
@@ -47,12 +49,23 @@ pub struct LoadOptions<'a> {
     pub workspace_name: Option<String>,
     /// States given explicitly (`--state`); they replace the roots' local state files.
     pub states: &'a [StateOption],
+    /// The project file's `exclude` globs and the directory they are relative to (`project.rs`); they apply
+    /// besides `excludes`, which are relative to each walked path.
+    pub project_excludes: Option<(&'a Path, &'a [String])>,
 }
 
 impl<'a> LoadOptions<'a> {
     /// These paths, with no excludes, no variables, no explicit state and the `default` workspace.
     pub fn new(paths: &'a [PathBuf]) -> LoadOptions<'a> {
-        LoadOptions { paths, excludes: &[], ordered_vars: &[], env_vars: Vec::new(), workspace_name: None, states: &[] }
+        LoadOptions {
+            paths,
+            excludes: &[],
+            ordered_vars: &[],
+            env_vars: Vec::new(),
+            workspace_name: None,
+            states: &[],
+            project_excludes: None,
+        }
     }
 }
 
@@ -131,11 +144,15 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
         }
     }
     let excludes = build_globset(opts.excludes)?;
+    let project_excludes = match opts.project_excludes {
+        Some((dir, globs)) => Some((dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf()), build_globset(globs)?)),
+        None => None,
+    };
 
     let mut files: Vec<PathBuf> = Vec::new();
     let mut listed_dirs: HashSet<String> = HashSet::new();
     for root in &roots {
-        walk(root, &excludes, &mut files, &mut listed_dirs)?;
+        walk(root, &excludes, project_excludes.as_ref(), &mut files, &mut listed_dirs)?;
     }
     files.sort();
     files.dedup();
@@ -180,6 +197,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
         cli_variables,
         env_variables: opts.env_vars.clone(),
         workspace_name: opts.workspace_name.clone(),
+        root_workspaces: Vec::new(),
         cwd: path_string(&cwd),
     });
     read_data_dirs(&files, &mut change);
@@ -329,11 +347,19 @@ fn build_globset(globs: &[String]) -> Result<GlobSet, LoadError> {
 fn walk(
     root: &Path,
     excludes: &GlobSet,
+    project_excludes: Option<&(PathBuf, GlobSet)>,
     out: &mut Vec<PathBuf>,
     listed_dirs: &mut HashSet<String>,
 ) -> Result<(), LoadError> {
     let root_owned = root.to_path_buf();
     let walk_excludes = excludes.clone();
+    let project_owned = project_excludes.cloned();
+    // A path matches a project glob by its path relative to the project file's directory.
+    let by_project = |project: Option<&(PathBuf, GlobSet)>, path: &Path| {
+        project.is_some_and(|(dir, globs)| {
+            path.strip_prefix(dir).is_ok_and(|rel| !rel.as_os_str().is_empty() && globs.is_match(rel))
+        })
+    };
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
         .git_ignore(true)
@@ -350,7 +376,8 @@ fn walk(
                 return false;
             }
             let rel = entry.path().strip_prefix(&root_owned).unwrap_or(entry.path());
-            rel.as_os_str().is_empty() || !walk_excludes.is_match(rel)
+            rel.as_os_str().is_empty()
+                || !(walk_excludes.is_match(rel) || by_project(project_owned.as_ref(), entry.path()))
         })
         .build();
     for entry in walker {
@@ -362,7 +389,7 @@ fn walk(
         let mut i = before;
         while i < out.len() {
             let rel = out[i].strip_prefix(root).unwrap_or(&out[i]);
-            if excludes.is_match(rel) {
+            if excludes.is_match(rel) || by_project(project_excludes, &out[i]) {
                 out.swap_remove(i);
             } else {
                 i += 1;

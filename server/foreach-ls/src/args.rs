@@ -62,6 +62,9 @@ pub struct InspectArgs {
     pub path: PathBuf,
     #[command(flatten)]
     pub vars: VarArgs,
+    /// Use the values of this environment of the project file `foreach-ls.toml` (`docs/configuration.md`).
+    #[arg(long = "env", value_name = "NAME")]
+    pub env: Option<String>,
     /// Skip paths matching this glob (repeatable).
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
@@ -98,6 +101,9 @@ pub struct EvalArgs {
     pub dir: PathBuf,
     #[command(flatten)]
     pub vars: VarArgs,
+    /// Use the values of this environment of the project file `foreach-ls.toml` (`docs/configuration.md`).
+    #[arg(long = "env", value_name = "NAME")]
+    pub env: Option<String>,
     #[arg(long, value_enum, default_value_t = EvalFormat::Human)]
     pub format: EvalFormat,
 }
@@ -144,6 +150,10 @@ pub struct CheckArgs {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub vars: VarArgs,
+    /// Check only this environment of the project file `foreach-ls.toml` (default: every environment it defines,
+    /// each root once per environment that applies to it).
+    #[arg(long = "env", value_name = "NAME")]
+    pub env: Option<String>,
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
     /// Exit with status 1 on warnings too.

@@ -26,6 +26,7 @@ pub fn roots_for(files: &[PathBuf], opts: &LoadOptions<'_>) -> Result<Vec<PathBu
         env_vars: opts.env_vars.clone(),
         workspace_name: opts.workspace_name.clone(),
         states: &[],
+        project_excludes: opts.project_excludes,
     })?;
     let tree = module_tree(loaded.host.db(), loaded.host.workspace());
     let db = loaded.host.db();

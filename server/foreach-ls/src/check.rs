@@ -7,6 +7,7 @@ use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
 use crate::{changed, fix, render, report};
 use foreach_load::OrderedVar;
+use foreach_load::environments::{self, Finding};
 use foreach_load::{LoadOptions, StateOption, load};
 
 /// `TF_VAR_name` values from the environment.
@@ -22,6 +23,13 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             return ExitStatus::Usage;
         }
     };
+    // The project file above the checked path; with `--changed` (pre-commit, run at the repository root) above the
+    // first changed file, so that a project file in a subdirectory (`infra/foreach-ls.toml`) applies to its files.
+    let start = args.paths.first().cloned().unwrap_or_else(|| std::path::PathBuf::from("."));
+    let project = match crate::project::discover(&start) {
+        Ok(p) => p,
+        Err(status) => return status,
+    };
     let mut opts = LoadOptions {
         paths: &args.paths,
         excludes: &args.exclude,
@@ -29,6 +37,7 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         env_vars: env_variables(),
         workspace_name: args.vars.workspace_name(),
         states: &states,
+        project_excludes: project.as_ref().map(|p| (p.dir.as_path(), p.exclude.as_slice())),
     };
     let changed_roots;
     if args.changed {
@@ -62,24 +71,51 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         );
         return ExitStatus::Usage;
     }
-    let mut diagnostics = host.diagnostics();
+    let envs = match &project {
+        Some(p) => {
+            if let Err(status) = crate::project::chosen(Some(p), args.env.as_deref()) {
+                return status;
+            }
+            environments::selected(p, args.env.as_deref())
+        }
+        None if args.env.is_some() => {
+            return crate::project::chosen(None, args.env.as_deref()).err().unwrap_or(ExitStatus::Usage);
+        }
+        None => Vec::new(),
+    };
+    // Every environment's findings, merged (`foreach_load::environments`), with the severity overrides applied.
+    let analyse = |host: &mut foreach_analysis::AnalysisHost| -> Result<Vec<Finding>, ExitStatus> {
+        let mut findings = match &project {
+            Some(p) => environments::check(host, p, &envs).map_err(|e| usage(&e.0))?,
+            None => host.diagnostics().into_iter().map(Finding::everywhere).collect(),
+        };
+        if let Some(p) = &project {
+            findings.retain_mut(|f| p.override_severity(&mut f.diagnostic));
+        }
+        Ok(findings)
+    };
+    let mut findings = match analyse(&mut host) {
+        Ok(f) => f,
+        Err(status) => return status,
+    };
     let cwd = std::env::current_dir().unwrap_or_default();
     if args.fix {
+        let diagnostics: Vec<foreach_analysis::Diagnostic> = findings.iter().map(|f| f.diagnostic.clone()).collect();
         let outcomes = fix::apply_fixes(&diagnostics, &host.file_table());
         let _ = std::io::stderr().write_all(fix::describe(&outcomes, &cwd).as_bytes());
         if outcomes.values().any(|o| matches!(o, fix::FileOutcome::Fixed { .. })) {
             // Report what remains: analyse the files as they are now.
             match load(&opts) {
                 Ok(l) => host = l.host,
-                Err(e) => {
-                    let _ = writeln!(std::io::stderr(), "foreach-ls: {}", e.0);
-                    return ExitStatus::Usage;
-                }
+                Err(e) => return usage(&e.0),
             }
-            diagnostics = host.diagnostics();
+            findings = match analyse(&mut host) {
+                Ok(f) => f,
+                Err(status) => return status,
+            };
         }
     }
-    let report = report::build(&diagnostics, &host.file_table(), &cwd);
+    let report = report::build(&findings, &host.file_table(), &cwd);
 
     let stdout = std::io::stdout();
     let color = !args.no_color && stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
@@ -98,4 +134,9 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     } else {
         ExitStatus::Clean
     }
+}
+
+fn usage(message: &str) -> ExitStatus {
+    let _ = writeln!(std::io::stderr(), "foreach-ls: {message}");
+    ExitStatus::Usage
 }

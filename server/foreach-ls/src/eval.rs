@@ -16,21 +16,31 @@ use foreach_load::{LoadOptions, load, path_string};
 
 pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let paths = [args.dir.clone()];
+    let project = match crate::project::discover(&args.dir) {
+        Ok(p) => p,
+        Err(status) => return status,
+    };
+    let env = match crate::project::chosen(project.as_ref(), args.env.as_deref()) {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
     // `--dir` is the directory the command runs in, as `tofu -chdir=DIR`: relative var files are found there.
-    let ordered_vars: Vec<OrderedVar> = ordered_vars
-        .iter()
-        .map(|v| match v {
+    // The environment's var files are already absolute (relative to the project file).
+    let ordered_vars: Vec<OrderedVar> = crate::project::with_environment(env, &[])
+        .into_iter()
+        .chain(ordered_vars.iter().map(|v| match v {
             OrderedVar::File(p) if p.is_relative() => OrderedVar::File(args.dir.join(p)),
             other => other.clone(),
-        })
+        }))
         .collect();
     let opts = LoadOptions {
         paths: &paths,
         excludes: &[],
         ordered_vars: &ordered_vars,
         env_vars: env_variables(),
-        workspace_name: args.vars.workspace_name(),
+        workspace_name: args.vars.workspace_name().or_else(|| env.and_then(|e| e.workspace.clone())),
         states: &[],
+        project_excludes: None,
     };
     let loaded = match load(&opts) {
         Ok(l) => l,

@@ -29,13 +29,23 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             return ExitStatus::Usage;
         }
     };
+    let project = match crate::project::discover(&args.path) {
+        Ok(p) => p,
+        Err(status) => return status,
+    };
+    let env = match crate::project::chosen(project.as_ref(), args.env.as_deref()) {
+        Ok(e) => e,
+        Err(status) => return status,
+    };
+    let ordered_vars = crate::project::with_environment(env, ordered_vars);
     let opts = LoadOptions {
         paths: &paths,
         excludes: &args.exclude,
-        ordered_vars,
+        ordered_vars: &ordered_vars,
         env_vars: env_variables(),
-        workspace_name: args.vars.workspace_name(),
+        workspace_name: args.vars.workspace_name().or_else(|| env.and_then(|e| e.workspace.clone())),
         states: &states,
+        project_excludes: project.as_ref().map(|p| (p.dir.as_path(), p.exclude.as_slice())),
     };
     let host = match load(&opts) {
         Ok(l) => l.host,

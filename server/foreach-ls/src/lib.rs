@@ -10,6 +10,7 @@ pub mod exit;
 pub mod fix;
 pub mod inspect;
 pub mod migrate;
+pub mod project;
 pub mod render;
 pub mod report;
 

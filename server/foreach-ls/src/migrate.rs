@@ -38,6 +38,7 @@ pub fn run(args: &MigrateArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         env_vars: env_variables(),
         workspace_name: args.vars.workspace_name(),
         states: &[],
+        project_excludes: None,
     };
     let loaded = match load(&opts) {
         Ok(l) => l,

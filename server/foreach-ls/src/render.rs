@@ -16,8 +16,14 @@ pub fn human(report: &Report, color: bool) -> String {
     let mut out = String::new();
     for r in &report.records {
         let level = level(r.severity);
-        let mut group: Group =
-            level.primary_title(r.message.as_str()).id(r.code).element(snippet(report, &r.span, None));
+        // A finding of only some environments names them: `error[code] (staging): message`.
+        let named = (!r.environments.is_empty())
+            .then(|| format!("{}[{}] ({})", level_name(r.severity), r.code, r.environments.join(", ")));
+        let title = match &named {
+            Some(name) => level.with_name(name.as_str()).primary_title(r.message.as_str()),
+            None => level.primary_title(r.message.as_str()).id(r.code),
+        };
+        let mut group: Group = title.element(snippet(report, &r.span, None));
         for rel in &r.related {
             group = group.element(snippet(report, &rel.span, Some(rel.message.as_str())));
         }
@@ -31,6 +37,13 @@ pub fn human(report: &Report, color: bool) -> String {
     out.push_str(&summary_line(report));
     out.push('\n');
     out
+}
+
+fn level_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Hint => "help",
+        s => s.as_str(),
+    }
 }
 
 fn level(severity: Severity) -> Level<'static> {
@@ -89,7 +102,7 @@ pub fn json(report: &Report) -> String {
         .records
         .iter()
         .map(|r| {
-            json!({
+            let mut d = json!({
                 "code": r.code,
                 "severity": r.severity.as_str(),
                 "message": r.message,
@@ -107,7 +120,11 @@ pub fn json(report: &Report) -> String {
                     "range": span_json(&rel.span),
                     "message": rel.message,
                 })).collect::<Vec<_>>(),
-            })
+            });
+            if !r.environments.is_empty() {
+                d["environments"] = json!(r.environments);
+            }
+            d
         })
         .collect();
     let s = &report.summary;
@@ -155,7 +172,7 @@ pub fn sarif(report: &Report) -> String {
         .iter()
         .map(|r: &Record| {
             let rule_index = Code::ALL.iter().position(|c| c.as_str() == r.code).unwrap_or(0);
-            json!({
+            let mut result = json!({
                 "ruleId": r.code,
                 "ruleIndex": rule_index,
                 "level": sarif_level(r.severity),
@@ -174,7 +191,11 @@ pub fn sarif(report: &Report) -> String {
                         "region": sarif_region(&rel.span),
                     }
                 })).collect::<Vec<_>>(),
-            })
+            });
+            if !r.environments.is_empty() {
+                result["properties"] = json!({"environments": r.environments});
+            }
+            result
         })
         .collect();
     let doc = json!({
@@ -211,12 +232,20 @@ pub fn github(report: &Report) -> String {
             r.span.end.line,
             r.span.end.column,
             escape_property(&format!("foreach-ls {}", r.code)),
-            escape_data(&r.message)
+            escape_data(&tagged_message(r))
         ));
     }
     out.push_str(&summary_line(report));
     out.push('\n');
     out
+}
+
+/// The message, after the environments it occurs in when not all: `(staging) message`.
+fn tagged_message(r: &Record) -> String {
+    match r.environments.as_slice() {
+        [] => r.message.clone(),
+        envs => format!("({}) {}", envs.join(", "), r.message),
+    }
 }
 
 fn escape_data(s: &str) -> String {

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use foreach_analysis::{Diagnostic, FileId, FileRange, Severity};
+use foreach_analysis::{FileId, FileRange, Severity};
+use foreach_load::environments::Finding;
 use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,8 @@ pub struct Record {
     pub span: Span,
     pub related: Vec<RelatedRecord>,
     pub fixes: Vec<FixRecord>,
+    /// The environments of the project file it occurs in; empty when it occurs in every one checked.
+    pub environments: Vec<String>,
 }
 
 /// A quick fix with located edits.
@@ -103,12 +106,13 @@ impl<'a> Locator<'a> {
     }
 }
 
-pub fn build(diagnostics: &[Diagnostic], files: &HashMap<FileId, (String, Arc<str>)>, cwd: &Path) -> Report {
+pub fn build(findings: &[Finding], files: &HashMap<FileId, (String, Arc<str>)>, cwd: &Path) -> Report {
     let mut locator = Locator::new(files, cwd);
     let mut texts: HashMap<FileId, Arc<str>> = HashMap::new();
     let mut summary = Summary { files: files.len(), ..Summary::default() };
-    let mut records = Vec::with_capacity(diagnostics.len());
-    for d in diagnostics {
+    let mut records = Vec::with_capacity(findings.len());
+    for finding in findings {
+        let d = &finding.diagnostic;
         match d.severity {
             Severity::Error => summary.errors += 1,
             Severity::Warning => summary.warnings += 1,
@@ -141,6 +145,7 @@ pub fn build(diagnostics: &[Diagnostic], files: &HashMap<FileId, (String, Arc<st
             span: primary,
             related,
             fixes,
+            environments: finding.environments.clone(),
         });
     }
     Report { records, summary, texts }

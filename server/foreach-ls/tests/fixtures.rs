@@ -34,7 +34,14 @@ fn load_fixture(dir: &Path) -> Result<(AnalysisHost, Vec<String>), String> {
     let paths = [dir.to_path_buf()];
     let states: Vec<StateOption> =
         config.state.iter().map(|s| StateOption { root: None, source: StateSource::File(dir.join(s)) }).collect();
+    // A fixture's own project file: its excludes apply as `check` applies them.
+    let project_file = dir.join(load::project::PROJECT_FILE);
+    let project = match project_file.exists() {
+        true => Some(load::project::Project::read(&project_file).map_err(|e| e.to_string())?),
+        false => None,
+    };
     let opts = LoadOptions {
+        project_excludes: project.as_ref().map(|p| (p.dir.as_path(), p.exclude.as_slice())),
         ordered_vars: &ordered,
         workspace_name: config.workspace.clone(),
         states: &states,
@@ -44,14 +51,30 @@ fn load_fixture(dir: &Path) -> Result<(AnalysisHost, Vec<String>), String> {
     Ok((loaded.host, config.disabled_codes.clone()))
 }
 
-/// Loads and analyses a fixture directory like `check` would.
+/// Loads and analyses a fixture directory like `check` would. A fixture with a project file `foreach-ls.toml`
+/// (its own, not one above it: fixtures are independent) is checked in each of its environments, with its severity
+/// overrides; a finding of only some environments has their names before its message, `(prod, staging) ...`.
 fn analyse(dir: &Path) -> Result<Vec<ActualDiagnostic>, String> {
-    let (host, disabled) = load_fixture(dir)?;
+    let (mut host, disabled) = load_fixture(dir)?;
     let root = dir.canonicalize().map_err(|e| e.to_string())?;
+    let project_file = dir.join(load::project::PROJECT_FILE);
+    let findings = if project_file.exists() {
+        let project = load::project::Project::read(&project_file).map_err(|e| e.to_string())?;
+        let envs = load::environments::selected(&project, None);
+        let mut findings = load::environments::check(&mut host, &project, &envs).map_err(|e| e.0)?;
+        findings.retain_mut(|f| project.override_severity(&mut f.diagnostic));
+        findings
+    } else {
+        host.diagnostics().into_iter().map(load::environments::Finding::everywhere).collect()
+    };
     let files = host.file_table();
     let mut out = Vec::new();
-    for d in host.diagnostics().iter().filter(|d| !disabled.iter().any(|c| c == d.code.as_str())) {
-        out.push(actual(d, &files, &root)?);
+    for f in findings.iter().filter(|f| !disabled.iter().any(|c| c == f.diagnostic.code.as_str())) {
+        let mut a = actual(&f.diagnostic, &files, &root)?;
+        if !f.environments.is_empty() {
+            a.message = format!("({}) {}", f.environments.join(", "), a.message);
+        }
+        out.push(a);
     }
     Ok(out)
 }

@@ -145,3 +145,42 @@ fn pre_commit_blocks_a_wrong_key_and_passes_the_fix() {
     let log = ok(git(&["log", "--oneline"]));
     assert_eq!(log.lines().count(), 3, "{log}");
 }
+
+/// The project file at the repository root is used by the hook with no option: a key that the staging environment
+/// lacks blocks the commit, naming staging.
+#[test]
+fn pre_commit_checks_the_environments_of_the_project_file() {
+    let bin = match python_venv("pre-commit-venv", &["pre-commit"], "pre-commit") {
+        Ok(bin) => bin,
+        Err(reason) => return skip(TEST, &format!("pre-commit (pip install pre-commit) unavailable: {reason}")),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path();
+    let write = |path: &str, text: &str| {
+        let p = w.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let home = tempfile::tempdir().unwrap();
+    let git = |args: &[&str]| command(Path::new("git"), w, home.path()).args(args).output().expect("git runs");
+    ok(git(&["init", "-q", "-b", "main"]));
+    write(".pre-commit-config.yaml", &local_config());
+    write(
+        "foreach-ls.toml",
+        "[environments.prod]\nvar_files = [\"envs/prod.tfvars\"]\n\n[environments.staging]\nvar_files = [\"envs/staging.tfvars\"]\n",
+    );
+    write("envs/prod.tfvars", "regions = { use1 = \"us-east-1\", euw1 = \"eu-west-1\" }\n");
+    write("envs/staging.tfvars", "regions = { use1 = \"us-east-1\" }\n");
+    write("live/main.tf", &ROOT.replace("KEY", "use1"));
+    ok(command(&bin.join("pre-commit"), w, home.path()).arg("install").output().expect("pre-commit runs"));
+    ok(git(&["add", "."]));
+    let first = git(&["commit", "-q", "-m", "initial"]);
+    assert!(first.status.success(), "a key of both environments passes:\n{}", report(&first));
+
+    write("live/main.tf", &ROOT.replace("KEY", "euw1"));
+    ok(git(&["add", "live/main.tf"]));
+    let blocked = git(&["commit", "-q", "-m", "a key staging lacks"]);
+    let r = report(&blocked);
+    assert!(!blocked.status.success(), "a key staging lacks must block the commit:\n{r}");
+    assert!(r.contains("error[unknown-provider-instance] (staging)"), "{r}");
+}

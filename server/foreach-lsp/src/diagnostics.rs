@@ -15,7 +15,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use foreach_analysis::Cancellable;
+use foreach_load::environments::{self, Finding};
+use foreach_load::project::{Project, ProjectError};
 use tokio::sync::Notify;
+use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 use crate::config::Config;
@@ -104,10 +107,7 @@ pub async fn run(state: Arc<State>) {
 /// Computes and sends; false when a newer change cancelled the computation (that change has scheduled another
 /// round).
 async fn publish_once(state: &Arc<State>) -> bool {
-    let config = state.config();
-    let Ok((all, versions)) =
-        state.with_analysis(move |snap| Ok((compute(snap, &config)?, snap.versions.clone()))).await
-    else {
+    let Ok((all, versions)) = compute_all(state).await else {
         return false;
     };
     let mut published = state.publisher.published.lock().await;
@@ -128,18 +128,68 @@ async fn publish_once(state: &Arc<State>) -> bool {
     true
 }
 
-/// Every file's diagnostics in LSP form, with severity overrides applied.
-/// Only files in listed directories (see [`crate::state::Host::listed_dirs`]); nothing before the first indexing.
-pub fn compute(snap: &Snapshot, config: &Config) -> Cancellable<Vec<FileDiagnostics>> {
+/// Every file's diagnostics in LSP form, and the document versions they were computed for. With environments in
+/// the project file, the workspace is checked once per environment and the findings merged as `check` merges
+/// them (`foreach_load::environments`): that runs under the host lock, since it changes the settings input, and
+/// so cannot be cancelled by an edit (which waits for it).
+pub async fn compute_all(state: &Arc<State>) -> Result<(Vec<FileDiagnostics>, HashMap<String, i32>)> {
+    let config = state.config();
+    let project = state.lock_host().project.clone();
+    let with_environments = match &project {
+        Some(Ok(p)) if !p.environments.is_empty() => Some(Arc::clone(p)),
+        _ => None,
+    };
+    match with_environments {
+        None => {
+            state
+                .with_analysis(move |snap| {
+                    let findings: Vec<Finding> =
+                        snap.analysis.diagnostics()?.iter().cloned().map(Finding::everywhere).collect();
+                    Ok((compute(snap, &config, project.as_ref(), &findings)?, snap.versions.clone()))
+                })
+                .await
+        }
+        Some(p) => {
+            state
+                .with_host(
+                    move |host| {
+                        let envs = environments::selected(&p, None);
+                        environments::check(host, &p, &envs).unwrap_or_else(|e| {
+                            tracing::warn!("cannot check the environments: {}", e.0);
+                            host.diagnostics().into_iter().map(Finding::everywhere).collect()
+                        })
+                    },
+                    move |snap, findings| {
+                        Ok((compute(snap, &config, project.as_ref(), &findings)?, snap.versions.clone()))
+                    },
+                )
+                .await
+        }
+    }
+}
+
+/// `findings` per file in LSP form, with the severity overrides of the project file and then of the editor's
+/// settings applied, and the project file's own error if it has one. Only files in listed directories (see
+/// [`crate::state::Host::listed_dirs`]); nothing before the first indexing.
+pub fn compute(
+    snap: &Snapshot,
+    config: &Config,
+    project: Option<&std::result::Result<Arc<Project>, ProjectError>>,
+    findings: &[Finding],
+) -> Cancellable<Vec<FileDiagnostics>> {
     let Some(listed) = &snap.listed_dirs else { return Ok(Vec::new()) };
-    let diags = snap.analysis.diagnostics()?;
     let files = Files { analysis: &snap.analysis, encoding: snap.encoding };
     let mut out: Vec<FileDiagnostics> = Vec::new();
+    if let Some(Err(e)) = project {
+        out.extend(project_error(e));
+    }
+    let project = project.and_then(|p| p.as_ref().ok());
     let mut i = 0;
-    while i < diags.len() {
-        let file = diags[i].location.file;
-        let end = diags[i..].iter().position(|d| d.location.file != file).map_or(diags.len(), |n| i + n);
-        let group = &diags[i..end];
+    while i < findings.len() {
+        let file = findings[i].diagnostic.location.file;
+        let end =
+            findings[i..].iter().position(|f| f.diagnostic.location.file != file).map_or(findings.len(), |n| i + n);
+        let group = &findings[i..end];
         i = end;
         let Some(path) = snap.analysis.file_path(file)? else { continue };
         if !path.rsplit_once('/').is_some_and(|(dir, _)| listed.contains(dir)) {
@@ -148,10 +198,19 @@ pub fn compute(snap: &Snapshot, config: &Config) -> Cancellable<Vec<FileDiagnost
         let Some(uri) = path_to_uri(&path) else { continue };
         let Some(index) = snap.analysis.line_index(file)? else { continue };
         let mut items = Vec::new();
-        for d in group {
+        for f in group {
+            let mut d = std::borrow::Cow::Borrowed(&f.diagnostic);
+            if let Some(p) = project
+                && !p.override_severity(d.to_mut())
+            {
+                continue;
+            }
             let Some(severity) = config.severity_for(d.code.as_str(), d.severity) else { continue };
-            let mut item = files.diagnostic(&index, d)?;
+            let mut item = files.diagnostic(&index, &d)?;
             item.severity = Some(crate::convert::severity(severity));
+            if !f.environments.is_empty() {
+                item.message = format!("({}) {}", f.environments.join(", "), item.message);
+            }
             items.push(item);
         }
         if !items.is_empty() {
@@ -159,6 +218,21 @@ pub fn compute(snap: &Snapshot, config: &Config) -> Cancellable<Vec<FileDiagnost
         }
     }
     Ok(out)
+}
+
+/// A project file that cannot be used, as an error on the file where it goes wrong.
+fn project_error(e: &ProjectError) -> Option<FileDiagnostics> {
+    let uri = path_to_uri(&foreach_load::path_string(&e.path))?;
+    let at = lsp::Position { line: e.line.saturating_sub(1) as u32, character: e.column.saturating_sub(1) as u32 };
+    let end = lsp::Position { line: at.line, character: at.character + 1 };
+    let item = lsp::Diagnostic {
+        range: lsp::Range { start: at, end },
+        severity: Some(lsp::DiagnosticSeverity::ERROR),
+        source: Some("foreach-ls".to_string()),
+        message: format!("{}; foreach-ls ignores this project file until it is fixed", e.message),
+        ..lsp::Diagnostic::default()
+    };
+    Some(FileDiagnostics { uri, version: None, items: vec![item] })
 }
 
 #[cfg(test)]

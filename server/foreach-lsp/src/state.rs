@@ -35,6 +35,9 @@ pub struct Host {
     /// The state file each root module's state was last read from, and whether the setting names it (a root
     /// without one has no state); compared after files change on disk (`state_files::refresh`).
     pub state_sources: BTreeMap<String, (String, bool)>,
+    /// The project file `foreach-ls.toml` found above the workspace folders, or why it cannot be used (shown as a
+    /// diagnostic on the file); read at every indexing (`workspace.rs`).
+    pub project: Option<std::result::Result<Arc<foreach_load::project::Project>, foreach_load::project::ProjectError>>,
 }
 
 impl Host {
@@ -45,6 +48,7 @@ impl Host {
             listed_dirs: None,
             configured_states: BTreeMap::new(),
             state_sources: BTreeMap::new(),
+            project: None,
         }
     }
 
@@ -241,6 +245,80 @@ impl State {
         self.run_on_snapshot(None, f).await
     }
 
+    /// The project file when it defines environments: hover and completion then answer per environment.
+    pub fn environments(&self) -> Option<Arc<foreach_load::project::Project>> {
+        match &self.lock_host().project {
+            Some(Ok(p)) if !p.environments.is_empty() => Some(Arc::clone(p)),
+            _ => None,
+        }
+    }
+
+    /// `f` at a document position once per environment of `project` that applies to some root, with the
+    /// environment's name; `None` when none applies (answer as without environments). Runs under the host lock
+    /// (the settings change per environment), so nothing cancels it.
+    pub async fn at_position_per_environment<T, F>(
+        self: &Arc<Self>,
+        project: Arc<foreach_load::project::Project>,
+        p: TextDocumentPositionParams,
+        f: F,
+    ) -> Result<Option<Vec<(String, T)>>>
+    where
+        T: Send + 'static,
+        F: Fn(&Analysis, FilePosition, &LineIndex, PositionEncoding) -> Cancellable<Option<T>> + Send + 'static,
+    {
+        let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
+        let encoding = self.encoding();
+        self.with_host(
+            move |host| {
+                let envs = foreach_load::environments::selected(&project, None);
+                let passes = foreach_load::environments::each(host, &project, &envs, |host, _| {
+                    let a = host.analysis();
+                    let answer = (|| {
+                        let Some(file) = a.file_id(&path)? else { return Ok(None) };
+                        let Some(index) = a.line_index(file)? else { return Ok(None) };
+                        let offset = crate::convert::offset(&index, p.position, encoding);
+                        f(&a, FilePosition { file, offset }, &index, encoding)
+                    })();
+                    answer.ok().flatten()
+                });
+                passes.ok().flatten().map(|passes| {
+                    passes.into_iter().filter_map(|p| p.result.map(|r| (p.env.name.clone(), r))).collect()
+                })
+            },
+            |_, r| Ok(r),
+        )
+        .await
+    }
+
+    /// Runs `f` on the host under its lock (on a blocking thread, so it may change inputs and run queries that no
+    /// edit cancels), then `g` on a snapshot taken before the lock is released. Used to check each environment of
+    /// the project file: an edit waits for `f`, and cancels `g` like any snapshot.
+    pub async fn with_host<R, T, F, G>(self: &Arc<Self>, f: F, g: G) -> Result<T>
+    where
+        T: Send + 'static,
+        R: Send + 'static,
+        F: FnOnce(&mut AnalysisHost) -> R + Send + 'static,
+        G: FnOnce(&Snapshot, R) -> Cancellable<T> + Send + 'static,
+    {
+        let state = Arc::clone(self);
+        let joined = tokio::task::spawn_blocking(move || {
+            std::panic::catch_unwind(AssertUnwindSafe(|| {
+                let mut guard = state.lock_host();
+                let r = f(&mut guard.host);
+                let snap = Snapshot {
+                    analysis: guard.host.analysis(),
+                    versions: guard.versions.clone(),
+                    listed_dirs: guard.listed_dirs.clone(),
+                    encoding: state.encoding(),
+                };
+                drop(guard);
+                g(&snap, r)
+            }))
+        })
+        .await;
+        settle(joined)
+    }
+
     /// [`State::with_analysis`], after bringing the analysis up to the newest text of `document`: a request must
     /// see the edits sent before it, but the `didChange` that carried them may still be on its way to the host
     /// (notifications and requests are handled concurrently).
@@ -264,23 +342,7 @@ impl State {
             }))
         })
         .await;
-        match joined {
-            Ok(Ok(Ok(t))) => Ok(t),
-            Ok(Ok(Err(_cancelled))) => Err(content_modified()),
-            Ok(Err(panic)) => {
-                let msg = panic_message(&*panic);
-                tracing::error!("analysis panicked: {msg}");
-                Err(Error {
-                    code: ErrorCode::InternalError,
-                    message: format!("internal error: {msg}").into(),
-                    data: None,
-                })
-            }
-            Err(e) => {
-                tracing::error!("analysis task failed: {e}");
-                Err(Error::internal_error())
-            }
-        }
+        settle(joined)
     }
 
     /// Applies a change on a blocking thread, then schedules diagnostics.
@@ -316,6 +378,24 @@ impl State {
             change.files.push((path, Ok(text)));
         }
         change
+    }
+}
+
+/// A blocking task's outcome as a request's answer: cancellation (a newer change) is `ContentModified`; a panic is
+/// logged and answered as an internal error.
+fn settle<T>(joined: std::result::Result<std::thread::Result<Cancellable<T>>, tokio::task::JoinError>) -> Result<T> {
+    match joined {
+        Ok(Ok(Ok(t))) => Ok(t),
+        Ok(Ok(Err(_cancelled))) => Err(content_modified()),
+        Ok(Err(panic)) => {
+            let msg = panic_message(&*panic);
+            tracing::error!("analysis panicked: {msg}");
+            Err(Error { code: ErrorCode::InternalError, message: format!("internal error: {msg}").into(), data: None })
+        }
+        Err(e) => {
+            tracing::error!("analysis task failed: {e}");
+            Err(Error::internal_error())
+        }
     }
 }
 

@@ -15,6 +15,14 @@ pub const WATCH_GLOB: &str = "**/*.{tf,tofu,tfvars,tf.json,tofu.json,tfvars.json
 /// backend's `path` in the usual naming.
 pub const STATE_GLOB: &str = "**/*.tfstate";
 
+/// The project file (`docs/configuration.md`): a change re-indexes the workspace.
+pub const PROJECT_GLOB: &str = "**/foreach-ls.toml";
+
+/// Whether `path` is a project file.
+pub fn is_project_file(path: &str) -> bool {
+    path.rsplit('/').next() == Some(foreach_load::project::PROJECT_FILE)
+}
+
 /// What `tofu workspace select` and `tofu init` leave in a root's data directory: the selected workspace and the
 /// installed modules. Loaded with the workspace, so a change re-indexes it.
 pub const INIT_GLOBS: [&str; 2] = ["**/.terraform/environment", "**/.terraform/modules/modules.json"];
@@ -33,7 +41,7 @@ pub fn register(state: &Arc<State>) {
     if !state.caps().watch_files {
         return;
     }
-    let watchers = [WATCH_GLOB, STATE_GLOB]
+    let watchers = [WATCH_GLOB, STATE_GLOB, PROJECT_GLOB]
         .iter()
         .chain(INIT_GLOBS.iter())
         .map(|g| FileSystemWatcher { glob_pattern: GlobPattern::String(g.to_string()), kind: None })

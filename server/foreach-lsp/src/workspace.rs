@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use foreach_analysis::{AnalysisHost, Change, CliVariable, Settings};
+use foreach_load::project::{Project, ProjectError};
 use foreach_load::{LoadOptions, OrderedVar, load, path_string};
 use tower_lsp_server::ls_types::{MessageType, NumberOrString};
 
@@ -33,7 +34,8 @@ pub async fn index(state: &Arc<State>) {
     let config = state.config();
     let s = Arc::clone(state);
     let result = tokio::task::spawn_blocking(move || {
-        let loaded = load_roots(&roots, &config);
+        let project = discover_project(&roots);
+        let loaded = load_roots(&roots, &config, project.as_ref().and_then(|p| p.as_ref().ok()));
         // Diagnostics are computed here, before the host is shared, with the per-directory part on all cores:
         // the first publish (and a document opened right after indexing) then pays only for what the open
         // documents change, not for the whole workspace (half a second on the dev corpus).
@@ -59,6 +61,7 @@ pub async fn index(state: &Arc<State>) {
             return (files, Vec::new(), None);
         }
         guard.host = host;
+        guard.project = project;
         guard.versions.clear();
         guard.listed_dirs = Some(Arc::new(listed_dirs));
         guard.state_sources = crate::state_files::sources(&guard.host, &configured.files);
@@ -103,8 +106,18 @@ pub async fn index(state: &Arc<State>) {
     state.publisher.schedule();
 }
 
+/// The project file of the workspace: the nearest `foreach-ls.toml` at or above the first folder that has one
+/// (several folders with different project files: the first one's applies).
+fn discover_project(roots: &[Root]) -> Option<Result<Arc<Project>, ProjectError>> {
+    roots.iter().find_map(|r| Project::discover(&r.path).map(|p| p.map(Arc::new)).transpose())
+}
+
 /// The loaded host and the directories it listed.
-fn load_roots(roots: &[Root], config: &Config) -> Result<(AnalysisHost, HashSet<String>), String> {
+fn load_roots(
+    roots: &[Root],
+    config: &Config,
+    project: Option<&Arc<Project>>,
+) -> Result<(AnalysisHost, HashSet<String>), String> {
     if roots.is_empty() {
         return Ok((AnalysisHost::new(), HashSet::new()));
     }
@@ -134,6 +147,7 @@ fn load_roots(roots: &[Root], config: &Config) -> Result<(AnalysisHost, HashSet<
         env_vars: env_vars.clone(),
         workspace_name: workspace_name.clone(),
         states: &[],
+        project_excludes: project.map(|p| (p.dir.as_path(), p.exclude.as_slice())),
     };
     let loaded = load(&opts).map_err(|e| e.0)?;
     let mut host = loaded.host;
@@ -193,5 +207,5 @@ fn scoped_settings(
         });
     }
     let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    Ok(Settings { cli_variables, env_variables, workspace_name, cwd: path_string(&cwd) })
+    Ok(Settings { cli_variables, env_variables, workspace_name, root_workspaces: Vec::new(), cwd: path_string(&cwd) })
 }

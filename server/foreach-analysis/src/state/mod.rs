@@ -163,7 +163,6 @@ impl StateBuilder {
 /// `workspace_dir` move them. A root with another backend (or a `cloud` block) keeps no local state.
 pub fn local_state_paths(db: &dyn crate::db::Db, ws: crate::db::Workspace) -> Vec<(String, String)> {
     let tree = crate::tree::module_tree(db, ws);
-    let settings = ws.settings(db);
     let mut out = Vec::new();
     for root in &tree.roots {
         let dir = tree.node(*root).dir;
@@ -179,11 +178,7 @@ pub fn local_state_paths(db: &dyn crate::db::Db, ws: crate::db::Workspace) -> Ve
             workspace_dir = literal("workspace_dir").unwrap_or(workspace_dir);
         }
         let dir_path = dir.path(db);
-        let workspace = settings
-            .workspace_name
-            .clone()
-            .or_else(|| ws.selected_workspaces(db).get(dir_path).cloned())
-            .unwrap_or_else(|| "default".to_string());
+        let workspace = crate::vars::root_workspace(db, ws, dir).unwrap_or_else(|| "default".to_string());
         let relative =
             if workspace == "default" { path } else { format!("{workspace_dir}/{workspace}/terraform.tfstate") };
         let full =

@@ -6,14 +6,13 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use crate::convert::uri_to_path;
-use crate::diagnostics::compute;
+use crate::diagnostics::compute_all;
 use crate::state::State;
 
 pub async fn run(state: &Arc<State>, p: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
     let uri = p.text_document.uri;
     let path = uri_to_path(&uri);
-    let config = state.config();
-    let all = state.with_analysis(move |snap| compute(snap, &config)).await?;
+    let (all, _) = compute_all(state).await?;
     let items = match path {
         Some(_) => all.into_iter().find(|f| f.uri == uri).map(|f| f.items).unwrap_or_default(),
         None => Vec::new(),

@@ -1,7 +1,8 @@
 //! `workspace/didChangeWatchedFiles`: files edited, created or deleted outside the editor (a `prod.tfvars`
 //! changed by a script) update the analysis; open documents keep their buffer text. A state file that changed (a
 //! `tofu apply` wrote `terraform.tfstate`) is read again for the roots that use it (`state_files::refresh`). A
-//! changed `.terraform/environment` or `.terraform/modules/modules.json` re-indexes the workspace.
+//! changed `.terraform/environment`, `.terraform/modules/modules.json` or `foreach-ls.toml` re-indexes the
+//! workspace.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -30,7 +31,8 @@ pub async fn run(state: &Arc<State>, p: DidChangeWatchedFilesParams) {
     }
     // A workspace selected or modules installed (`tofu workspace select`, `tofu init`): both are read when the
     // workspace is loaded, and either can change every root's values and tree, so everything is loaded again.
-    if changed.iter().any(|p| crate::watch::is_init_file(p)) {
+    // The project file changes excludes, environments and severities: load everything again too.
+    if changed.iter().any(|p| crate::watch::is_init_file(p) || crate::watch::is_project_file(p)) {
         crate::workspace::index(state).await;
         return;
     }

@@ -1,0 +1,14 @@
+variable "regions" {
+  type = set(string)
+}
+
+provider "aws" {
+  alias    = "by_region"
+  for_each = var.regions
+  region   = each.key
+}
+
+resource "aws_s3_bucket" "b" {
+  provider = aws.by_region["eu-west-1"]
+  #                        ^^^^^^^^^^^ error[unknown-provider-instance]: (legacy) no provider instance `eu-west-1`
+}
