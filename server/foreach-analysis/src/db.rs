@@ -97,6 +97,13 @@ pub struct ModuleDir {
     /// False when the host found no such directory (a module source pointing nowhere).
     #[returns(copy)]
     pub exists: bool,
+    /// The module's calls as of the last change, copied here by the host from [`module_calls`] whenever they
+    /// change. The module tree reads this instead of the query: an input of high durability that changes only
+    /// when a call does, it keeps the tree (which every module instance reads) at high durability, so that after
+    /// a keystroke salsa takes the instances of every module the keystroke cannot reach as valid without walking
+    /// their dependencies (see `host.rs`).
+    #[returns(ref)]
+    pub tree_calls: Arc<Vec<Arc<crate::model::items::ModuleCall>>>,
 }
 
 /// Everything loaded, plus the settings that shape evaluation.

@@ -13,7 +13,7 @@ use salsa::{Durability, Setter};
 
 use crate::base::FileId;
 use crate::checks::workspace_diagnostics;
-use crate::db::{Db, ModuleDir, RootDatabase, SourceFile, Workspace, file_summary};
+use crate::db::{Db, ModuleDir, RootDatabase, SourceFile, Workspace, file_summary, module_calls};
 use crate::diagnostics::Diagnostic;
 use crate::eval::scope::FileReader;
 use crate::eval::{EvalContext, Value};
@@ -62,12 +62,16 @@ pub struct AnalysisHost {
     next_file_id: u32,
 }
 
-/// The durability of the workspace's layout (directories, aliases, manifests, settings, states), which changes
-/// rarely: salsa takes a result that reads only these as valid after a keystroke without walking its dependencies.
-/// File texts keep the default (low) durability, loaded or edited: a text whose durability dropped from high to low
-/// when its file was first opened or edited would stop salsa from backdating anything that reads it (a result's
-/// durability may not decrease and still count as unchanged), so that first keystroke would re-evaluate the whole
-/// module tree (half a second on the dev corpus).
+/// The durability of everything loaded: the workspace's layout (directories, aliases, manifests, settings, states),
+/// the texts as read from disk and each module's calls as the module tree sees them (`ModuleDir::tree_calls`).
+/// A text changed afterwards (a keystroke) becomes low: after it, salsa takes every result that reads only
+/// high-durability inputs as valid without walking its dependencies, so a keystroke costs what depends on the
+/// edited file, not a walk over every module instance of the workspace.
+///
+/// A result whose durability drops is not backdated even when its value is unchanged (salsa: a less durable
+/// result is a change its readers must see), so the first keystroke in a file re-runs everything that reads the
+/// file, once. The module tree reads the calls through `tree_calls`, which the host updates only when they
+/// change, so that cascade stops at the edited module and its instances instead of reaching the whole tree.
 const LOADED: Durability = Durability::HIGH;
 
 impl Default for AnalysisHost {
@@ -99,6 +103,7 @@ impl AnalysisHost {
 
     pub fn apply_change(&mut self, change: Change) {
         let mut touched_dirs: Vec<String> = Vec::new();
+        let mut edited_dirs: Vec<String> = Vec::new();
         for (path, text) in change.files {
             let name = path.rsplit('/').next().unwrap_or(&path);
             let Some(kind) = FileKind::from_file_name(name) else { continue };
@@ -108,9 +113,14 @@ impl AnalysisHost {
             };
             match self.files.get(&path) {
                 Some(file) => {
+                    // An editor opening a file sends it unchanged: nothing to invalidate.
+                    if **file.text(&self.db) == *text && *file.load_error(&self.db) == error {
+                        continue;
+                    }
                     self.db.reparse().mark_edited(file.id(&self.db));
-                    file.set_text(&mut self.db).to(text);
-                    file.set_load_error(&mut self.db).to(error);
+                    file.set_text(&mut self.db).with_durability(Durability::LOW).to(text);
+                    file.set_load_error(&mut self.db).with_durability(Durability::LOW).to(error);
+                    edited_dirs.push(parent(&path).to_string());
                 }
                 None => {
                     let id = FileId(self.next_file_id);
@@ -136,7 +146,9 @@ impl AnalysisHost {
                     }
                 }
                 None => {
-                    let d = ModuleDir::builder(path.clone(), Arc::from([]), exists).durability(LOADED).new(&self.db);
+                    let d = ModuleDir::builder(path.clone(), Arc::from([]), exists, Arc::default())
+                        .durability(LOADED)
+                        .new(&self.db);
                     self.dirs.insert(path, d);
                     dirs_changed = true;
                 }
@@ -162,12 +174,16 @@ impl AnalysisHost {
                     d.set_files(&mut self.db).with_durability(LOADED).to(Arc::from(files));
                 }
                 None => {
-                    let d = ModuleDir::builder(dir.clone(), Arc::from(files), true).durability(LOADED).new(&self.db);
+                    let d = ModuleDir::builder(dir.clone(), Arc::from(files), true, Arc::default())
+                        .durability(LOADED)
+                        .new(&self.db);
                     self.dirs.insert(dir.clone(), d);
                     dirs_changed = true;
                 }
             }
         }
+        edited_dirs.extend(touched_dirs);
+        self.sync_tree_calls(edited_dirs);
         if dirs_changed {
             let mut dirs: Vec<(&String, &ModuleDir)> = self.dirs.iter().collect();
             dirs.sort_by(|a, b| a.0.cmp(b.0));
@@ -204,6 +220,25 @@ impl AnalysisHost {
                 };
             }
             self.ws.set_states(&mut self.db).with_durability(LOADED).to(Arc::new(states));
+        }
+    }
+
+    /// Copies the calls of the directories whose files changed into `ModuleDir::tree_calls` where they differ (see
+    /// [`LOADED`]). Their modules are summarised on all cores first: loading a workspace touches every directory.
+    fn sync_tree_calls(&mut self, mut paths: Vec<String>) {
+        paths.sort();
+        paths.dedup();
+        let dirs: Vec<ModuleDir> = paths.iter().filter_map(|p| self.dirs.get(p).copied()).collect();
+        if dirs.len() > 1 {
+            dirs.par_iter().for_each_with(self.db.clone(), |db, dir| {
+                module_calls(db, *dir);
+            });
+        }
+        for dir in dirs {
+            let calls = module_calls(&self.db, dir);
+            if **dir.tree_calls(&self.db) != *calls {
+                dir.set_tree_calls(&mut self.db).with_durability(LOADED).to(calls);
+            }
         }
     }
 

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::base::FileRange;
-use crate::db::{Db, ModuleDir, Workspace, dir_index, module_calls};
+use crate::db::{Db, ModuleDir, Workspace, dir_index};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::budget::Budget;
 use crate::eval::{EvalContext, Evaluator, ModuleScope};
@@ -123,7 +123,7 @@ pub fn module_tree(db: &dyn Db, ws: Workspace) -> Arc<ModuleTree> {
         .collect();
     let mut called: HashSet<String> = HashSet::new();
     for dir in &config_dirs {
-        for call in module_calls(db, *dir).iter() {
+        for call in dir.tree_calls(db).iter() {
             if let SourceDir::Dir(target) = call_source(dir.path(db), call) {
                 match index.get(&target) {
                     Some(d) if d.path(db) != dir.path(db) => {
@@ -254,7 +254,7 @@ impl Builder<'_> {
     fn expand(&mut self, node_id: NodeId, root: ModuleDir, manifest: &HashMap<String, String>) -> Vec<NodeId> {
         let db = self.db;
         let node = self.tree.node(node_id).clone();
-        let calls = module_calls(db, node.dir);
+        let calls = node.dir.tree_calls(db).clone();
         let mut new_children = Vec::new();
         for call in calls.iter() {
             let mut call_path = node.call_path.clone();

@@ -20,6 +20,14 @@ fn count(log: &[String], query: &str) -> usize {
     log.iter().filter(|e| e.starts_with(&format!("{query}("))).count()
 }
 
+/// Applies a text to a loaded file. The first change to a loaded file lowers its durability, and salsa does not
+/// backdate a result whose durability drops, so everything that reads the file runs again once (see `host.rs`):
+/// the tests that count what one edit re-runs make that first change beforehand.
+fn edit(host: &mut AnalysisHost, path: &str, text: &str) {
+    host.apply_change(Change { files: vec![(path.into(), Ok(Arc::from(text)))], ..Change::default() });
+    host.analysis().diagnostics().unwrap();
+}
+
 fn module_text(bucket: &str) -> String {
     format!(
         "variable \"region\" {{\n  default = \"eu-west-1\"\n}}\nlocals {{\n  name = \"x-${{var.region}}\"\n}}\nresource \"aws_s3_bucket\" \"b\" {{\n  bucket = \"{bucket}\"\n  tags   = {{ name = local.name }}\n}}\n"
@@ -37,6 +45,7 @@ fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
     host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     let before = host.analysis().diagnostics().unwrap();
     assert!(count(&log.lock().unwrap(), "file_summary") == 6);
+    edit(&mut host, "/ws/b/main.tf", &(module_text("one") + "\n"));
     log.lock().unwrap().clear();
 
     host.apply_change(Change {
@@ -86,6 +95,7 @@ fn an_argument_edit_reevaluates_only_the_called_instance() {
     host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     host.analysis().diagnostics().unwrap();
     assert_eq!(count(&log.lock().unwrap(), "instance_values"), 4);
+    edit(&mut host, "/ws/main.tf", &(root("eu-west-1") + "\n"));
     log.lock().unwrap().clear();
 
     host.apply_change(Change {
@@ -98,9 +108,7 @@ fn an_argument_edit_reevaluates_only_the_called_instance() {
     assert_eq!(count(&seen, "call_arguments"), 3, "{seen:#?}");
 }
 
-/// Opening a document in the editor sets its text again, unchanged: nothing downstream of the file's summary may
-/// re-run. (With loaded texts of high durability and edited ones low, this first change of durability re-ran the
-/// whole module tree: salsa does not backdate a result whose durability drops. `host.rs` keeps texts low.)
+/// Opening a document in the editor sets its text again, unchanged: nothing re-runs, not even its summary.
 #[test]
 fn opening_a_loaded_file_re_evaluates_nothing() {
     let (mut host, log) = host_with_log();
@@ -112,14 +120,38 @@ fn opening_a_loaded_file_re_evaluates_nothing() {
     host.analysis().diagnostics().unwrap();
     log.lock().unwrap().clear();
 
-    host.apply_change(Change {
-        files: vec![("/ws/a/main.tf".into(), Ok(Arc::from(module_text("one"))))],
-        ..Change::default()
-    });
+    edit(&mut host, "/ws/a/main.tf", &module_text("one"));
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(seen, Vec::<String>::new());
+}
+
+/// The first keystroke in a loaded file lowers its durability (see `host.rs`): what reads the file runs again
+/// once, but the module tree reads the modules' calls through an input the host updates only when they change,
+/// so that stops at the edited module and its instance, not the other modules or the tree.
+#[test]
+fn the_first_edit_of_a_loaded_file_stops_at_its_module() {
+    let (mut host, log) = host_with_log();
+    let root = "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  source = \"./b\"\n}\n";
+    let mut files: Vec<(String, Result<Arc<str>, String>)> = vec![("/ws/main.tf".into(), Ok(Arc::from(root)))];
+    for m in ["a", "b"] {
+        files.push((format!("/ws/{m}/main.tf"), Ok(Arc::from(module_text("one")))));
+    }
+    let dirs = ["/ws", "/ws/a", "/ws/b"].iter().map(|d| (d.to_string(), true)).collect();
+    host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     host.analysis().diagnostics().unwrap();
+    log.lock().unwrap().clear();
+
+    edit(&mut host, "/ws/b/main.tf", &module_text("two"));
     let seen = log.lock().unwrap().clone();
     assert_eq!(count(&seen, "file_summary"), 1, "{seen:#?}");
-    for query in ["module", "module_calls", "module_tree", "instance_values", "tree_node"] {
+    assert_eq!(count(&seen, "module"), 1, "{seen:#?}");
+    assert_eq!(count(&seen, "instance_values"), 1, "module.b only: {seen:#?}");
+    for query in ["module_tree", "tree_node", "parse"] {
         assert_eq!(count(&seen, query), 0, "{query}: {seen:#?}");
     }
+
+    // The tree still sees a call added by an edit (the host copies the changed calls into the tree's input).
+    let added = format!("{root}module \"c\" {{\n  source = \"./missing\"\n}}\n");
+    host.apply_change(Change { files: vec![("/ws/main.tf".into(), Ok(Arc::from(added)))], ..Change::default() });
+    assert_eq!(host.unloaded_dirs(), ["/ws/missing"]);
 }

@@ -21,12 +21,13 @@ pub mod test_files;
 pub mod unknown_instance;
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use crate::base::FileRange;
 use crate::db::{Db, Workspace, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::ModuleCall;
-use crate::tree::{ModuleTree, module_tree};
+use crate::tree::{ModuleTree, NodeId, module_tree};
 
 /// The meta-argument that makes a call repeat (or defer), where OpenTofu reports configured providers below it.
 fn repetition_site(call: &ModuleCall) -> Option<(FileRange, &'static str)> {
@@ -49,43 +50,72 @@ fn repetition_site(call: &ModuleCall) -> Option<(FileRange, &'static str)> {
     None
 }
 
+/// The provider checks that need the module tree, gathered from [`node_provider_checks`] (one memo per tree node,
+/// so an edit re-checks only the nodes that read the edited module) and [`tree_undeclared_providers`]. A
+/// configured provider below a repeated call is reported once per call and configuration, however many instances
+/// of the call's module lead to it.
 #[salsa::tracked(returns(clone))]
-pub fn tree_provider_checks(db: &dyn Db, ws: Workspace) -> std::sync::Arc<Vec<Diagnostic>> {
+pub fn tree_provider_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
     let tree = module_tree(db, ws);
     let mut out = Vec::new();
     let mut reported: HashSet<(FileRange, FileRange)> = HashSet::new();
-    for node in &tree.nodes {
-        let m = module(db, node.dir);
-        let configured: Vec<_> = m.providers.iter().filter(|p| p.is_configured()).collect();
-        if !configured.is_empty() {
-            for (call, via) in ancestor_calls(db, &tree, node) {
-                if let Some((site, meta)) = repetition_site(&call) {
-                    for p in &configured {
-                        if !reported.insert((site, p.site.name_location())) {
-                            continue;
-                        }
-                        let through = if via.is_empty() { String::new() } else { format!(" (through `{via}`)") };
-                        out.push(
-                            Diagnostic::new(
-                                Code::ProviderInExpandedModule,
-                                site,
-                                format!(
-                                    "module `{}` is called with `{meta}`, but it{through} configures provider `{}` \
-                                     itself; a module with its own provider configuration can't be repeated or \
-                                     deferred. Declare the provider in the root module and pass it in with \
-                                     `providers = {{ {} = … }}`",
-                                    call.name, p.name, p.name
-                                ),
-                            )
-                            .with_related(p.site.name_location(), "the provider configuration inside the module"),
-                        );
-                    }
+    for index in 0..tree.nodes.len() {
+        for d in node_provider_checks(db, ws, NodeId(index as u32)).iter() {
+            if d.code == Code::ProviderInExpandedModule
+                && let Some(r) = d.related.first()
+                && !reported.insert((d.location, r.location))
+            {
+                continue;
+            }
+            out.push(d.clone());
+        }
+    }
+    out.extend(tree_undeclared_providers(db, ws).iter().cloned());
+    Arc::new(out)
+}
+
+/// Provider names nothing declares, counting the callers' declarations (`local_names.rs`): it reads only each
+/// directory's declared names, so an edit that declares no new name stops before it.
+#[salsa::tracked(returns(clone))]
+fn tree_undeclared_providers(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
+    Arc::new(local_names::undeclared_providers(db, &module_tree(db, ws)))
+}
+
+/// The tree checks of one node: configured providers in its module when a call above it repeats, the
+/// `configuration_aliases` its call does not pass, and the `providers` map of its call (`passing.rs`).
+#[salsa::tracked(returns(clone))]
+fn node_provider_checks(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<Vec<Diagnostic>> {
+    let tree = module_tree(db, ws);
+    let node = tree.node(id);
+    let mut out = Vec::new();
+    let m = module(db, node.dir);
+    let configured: Vec<_> = m.providers.iter().filter(|p| p.is_configured()).collect();
+    if !configured.is_empty() {
+        for (call, via) in ancestor_calls(db, &tree, node) {
+            if let Some((site, meta)) = repetition_site(&call) {
+                for p in &configured {
+                    let through = if via.is_empty() { String::new() } else { format!(" (through `{via}`)") };
+                    out.push(
+                        Diagnostic::new(
+                            Code::ProviderInExpandedModule,
+                            site,
+                            format!(
+                                "module `{}` is called with `{meta}`, but it{through} configures provider `{}` \
+                                 itself; a module with its own provider configuration can't be repeated or \
+                                 deferred. Declare the provider in the root module and pass it in with \
+                                 `providers = {{ {} = … }}`",
+                                call.name, p.name, p.name
+                            ),
+                        )
+                        .with_related(p.site.name_location(), "the provider configuration inside the module"),
+                    );
                 }
             }
         }
-        if let Some(parent) = node.parent {
-            let pm = module(db, tree.node(parent).dir);
-            let Some(call) = node.call_path.last().and_then(|c| pm.module_call(c)) else { continue };
+    }
+    if let Some(parent) = node.parent {
+        let pm = module(db, tree.node(parent).dir);
+        if let Some(call) = node.call_path.last().and_then(|c| pm.module_call(c)) {
             let passed = passed_names(call);
             for ca in m.required_providers.iter().flat_map(|rp| rp.configuration_aliases.iter()) {
                 let name = format!("{}.{}", ca.provider, ca.alias);
@@ -107,9 +137,8 @@ pub fn tree_provider_checks(db: &dyn Db, ws: Workspace) -> std::sync::Arc<Vec<Di
             }
         }
     }
-    out.extend(passing::providers_map_checks(db, &tree));
-    out.extend(local_names::undeclared_providers(db, &tree));
-    std::sync::Arc::new(out)
+    out.extend(passing::providers_map_checks(db, &tree, node));
+    Arc::new(out)
 }
 
 /// The calls from the root down to `node`, innermost first, each with the path of calls between it and the node.

@@ -6,6 +6,7 @@
 //! Needs the module tree (the child's declarations decide its types); a child that is not loaded is not checked.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::db::{Db, ModuleDir, module};
 use crate::diagnostics::{Code, Diagnostic};
@@ -13,36 +14,33 @@ use crate::model::module::Module;
 use crate::providers::config::{ConfigTarget, RefOwner, dir_references, known_addresses, resolve_config};
 use crate::providers::local_names::{declared_local_names, provider_type};
 use crate::suggest::closest;
-use crate::tree::ModuleTree;
+use crate::tree::{ModuleTree, TreeNode};
 use crate::{FileRange, providers::reference::ProviderRef};
 
-pub fn providers_map_checks(db: &dyn Db, tree: &ModuleTree) -> Vec<Diagnostic> {
-    // Each parent's `providers` entries grouped by call name once, not filtered from all its references per child.
-    let mut entries_by_dir: HashMap<ModuleDir, HashMap<String, Vec<(String, ProviderRef)>>> = HashMap::new();
-    let mut out = Vec::new();
-    for node in &tree.nodes {
-        let (Some(parent), Some(call)) = (node.parent, node.call_path.last()) else { continue };
-        let parent_dir = tree.node(parent).dir;
-        let pm = module(db, parent_dir);
-        let entries = entries_by_dir.entry(parent_dir).or_insert_with(|| {
-            let mut by_call: HashMap<String, Vec<(String, ProviderRef)>> = HashMap::new();
-            for site in dir_references(db, parent_dir).iter() {
-                let RefOwner::ModuleCall(ci, child_name) = &site.owner else { continue };
-                if let Some(c) = pm.module_calls.get(*ci) {
-                    by_call.entry(c.name.clone()).or_default().push((child_name.clone(), site.reference.clone()));
-                }
-            }
-            by_call
-        });
-        let Some(entries) = entries.get(call) else { continue };
-        let child = module(db, node.dir);
-        for (child_name, reference) in entries {
-            if let Some(d) = check_entry(&pm, &child, call, child_name, reference) {
-                out.push(d);
-            }
+/// A parent directory's `providers` entries, grouped by call name: `(child-side name, reference)` for each.
+/// Memoised per directory, so a root with hundreds of calls groups its references once, not once per child.
+#[salsa::tracked(returns(clone))]
+pub fn providers_entries_by_call(db: &dyn Db, dir: ModuleDir) -> Arc<HashMap<String, Vec<(String, ProviderRef)>>> {
+    let pm = module(db, dir);
+    let mut by_call: HashMap<String, Vec<(String, ProviderRef)>> = HashMap::new();
+    for site in dir_references(db, dir).iter() {
+        let RefOwner::ModuleCall(ci, child_name) = &site.owner else { continue };
+        if let Some(c) = pm.module_calls.get(*ci) {
+            by_call.entry(c.name.clone()).or_default().push((child_name.clone(), site.reference.clone()));
         }
     }
-    out
+    Arc::new(by_call)
+}
+
+/// The `providers` map of the call that creates `node`, checked against the child's declarations.
+pub fn providers_map_checks(db: &dyn Db, tree: &ModuleTree, node: &TreeNode) -> Vec<Diagnostic> {
+    let (Some(parent), Some(call)) = (node.parent, node.call_path.last()) else { return Vec::new() };
+    let parent_dir = tree.node(parent).dir;
+    let entries = providers_entries_by_call(db, parent_dir);
+    let Some(entries) = entries.get(call) else { return Vec::new() };
+    let pm = module(db, parent_dir);
+    let child = module(db, node.dir);
+    entries.iter().filter_map(|(child_name, reference)| check_entry(&pm, &child, call, child_name, reference)).collect()
 }
 
 fn check_entry(pm: &Module, child: &Module, call: &str, child_name: &str, r: &ProviderRef) -> Option<Diagnostic> {
