@@ -9,44 +9,46 @@ use foreach_syntax::{TextRange, TextSize};
 use crate::db::{Db, Workspace, module};
 use crate::providers::config::known_addresses;
 
-use super::key_completion::instance_key_completions;
+use super::key_completion::{MAX_KEY_ITEMS, instance_key_completions, rank_keys};
 use super::results::{CompletionItem, CompletionKind, CompletionList};
 use super::{FilePosition, dir_of, source_file};
 
-/// The completion list at `pos`: instance keys are filtered and capped here (see `key_completion`); other lists
-/// are short and complete.
+/// The completion list at `pos`. The long lists, instance keys (see `key_completion`) and a module's variables and
+/// locals (generated modules declare thousands), are filtered by what is typed, ranked and capped here; the client
+/// asks again as the user types (`is_incomplete`).
 pub(crate) fn completion_list(db: &dyn Db, ws: Workspace, pos: FilePosition) -> CompletionList {
-    if let Some(file) = source_file(db, ws, pos.file)
-        && let Some(list) = instance_key_completions(db, ws, file, pos)
-    {
+    let Some(file) = source_file(db, ws, pos.file) else { return CompletionList::default() };
+    if let Some(list) = instance_key_completions(db, ws, file, pos) {
         return list;
     }
-    CompletionList { items: completions(db, ws, pos), is_incomplete: false }
+    completion_items(db, ws, pos)
 }
 
 pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<CompletionItem> {
-    let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
+    completion_list(db, ws, pos).items
+}
+
+fn completion_items(db: &dyn Db, ws: Workspace, pos: FilePosition) -> CompletionList {
+    let complete = |items| CompletionList { items, is_incomplete: false };
+    let Some(file) = source_file(db, ws, pos.file) else { return CompletionList::default() };
     let text = file.text(db);
     let offset = usize::from(pos.offset).min(text.len());
     if !text.is_char_boundary(offset) {
-        return Vec::new();
+        return CompletionList::default();
     }
     let before = &text[..offset];
     let typed_len = before.bytes().rev().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
     let prefix_end = offset - typed_len;
     let line = &before[before.rfind('\n').map_or(0, |i| i + 1)..];
-    if let Some(list) = instance_key_completions(db, ws, file, pos) {
-        return list.items;
-    }
     if let Some(items) = provider_configurations(db, ws, file, line, pos.offset) {
-        return items;
+        return complete(items);
     }
-    let Some(head) = before[..prefix_end].strip_suffix('.') else { return Vec::new() };
+    let Some(head) = before[..prefix_end].strip_suffix('.') else { return CompletionList::default() };
     let root_len = head.bytes().rev().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-').count();
     let root = &head[head.len() - root_len..];
     // `x.each.` is an attribute named `each`, not the `each` object.
     if head[..head.len() - root_len].ends_with('.') {
-        return Vec::new();
+        return CompletionList::default();
     }
     let replace = TextRange::new(TextSize::from(prefix_end as u32), TextSize::from(offset as u32));
     let item = |label: &str, kind, detail: Option<String>| CompletionItem {
@@ -59,20 +61,24 @@ pub(crate) fn completions(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<
         filter_text: None,
     };
     match root {
-        "each" => vec![
+        "each" => complete(vec![
             item("key", CompletionKind::Field, Some("the key of this instance".into())),
             item("value", CompletionKind::Field, Some("the value of this instance".into())),
-        ],
+        ]),
         "var" | "local" => {
-            let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
+            let Some(dir) = dir_of(db, ws, file) else { return CompletionList::default() };
             let m = module(db, dir);
-            if root == "var" {
-                m.variables.iter().map(|v| item(&v.name, CompletionKind::Variable, Some("variable".into()))).collect()
+            let (names, detail): (Vec<&str>, &str) = if root == "var" {
+                (m.variables.iter().map(|v| v.name.as_str()).collect(), "variable")
             } else {
-                m.locals.iter().map(|l| item(&l.name, CompletionKind::Variable, Some("local value".into()))).collect()
-            }
+                (m.locals.iter().map(|l| l.name.as_str()).collect(), "local value")
+            };
+            let (ranked, is_incomplete) = rank_keys(names.iter().copied(), &before[prefix_end..], MAX_KEY_ITEMS);
+            let items =
+                ranked.into_iter().map(|i| item(names[i], CompletionKind::Variable, Some(detail.into()))).collect();
+            CompletionList { items, is_incomplete }
         }
-        _ => Vec::new(),
+        _ => CompletionList::default(),
     }
 }
 
@@ -138,6 +144,26 @@ mod tests {
         assert_eq!(labels(text), ["a", "b"]);
         // `m = local.` does not parse yet, so only `l` is declared while typing.
         assert_eq!(labels("locals {\n  l = 1\n  m = local.$0\n}\n"), ["l"]);
+    }
+
+    /// A generated module declares thousands of variables: the list is ranked by what is typed and capped.
+    #[test]
+    fn long_lists_of_variables_are_ranked_and_capped() {
+        let declared: String = (0..150).map(|i| format!("variable \"v{i}\" {{}}\n")).collect();
+        let list = |typed: &str| {
+            let f = Fixture::parse(&format!("{declared}locals {{\n  m = var.{typed}$0\n}}\n"));
+            f.host.analysis().completion_list(f.position()).unwrap()
+        };
+        let all = list("");
+        assert_eq!(all.items.len(), super::MAX_KEY_ITEMS);
+        assert!(all.is_incomplete);
+        assert_eq!(all.items[0].label, "v0");
+        let some = list("v14");
+        let got: Vec<&str> = some.items.iter().map(|i| i.label.as_str()).collect();
+        // Prefix matches first, then the names that hold the typed characters in order.
+        let prefixed = ["v14", "v140", "v141", "v142", "v143", "v144", "v145", "v146", "v147", "v148", "v149"];
+        assert_eq!(got, [&prefixed[..], &["v104", "v114", "v124", "v134"]].concat());
+        assert!(!some.is_incomplete);
     }
 
     #[test]

@@ -113,7 +113,7 @@ pub(crate) fn instance_key_completions(
 /// The indices of the keys that match what is typed, best first, at most `max`, and whether some were left out.
 /// A key starting with the typed text comes first, then one starting with it ignoring case, then one containing
 /// it, then one containing its characters in order; ties keep OpenTofu's order of the keys.
-fn rank_keys<'k>(keys: impl Iterator<Item = &'k str>, typed: &str, max: usize) -> (Vec<usize>, bool) {
+pub(crate) fn rank_keys<'k>(keys: impl Iterator<Item = &'k str>, typed: &str, max: usize) -> (Vec<usize>, bool) {
     let typed_lower = typed.to_lowercase();
     let mut matched: Vec<(u8, usize, usize)> = Vec::new();
     for (i, key) in keys.enumerate() {
