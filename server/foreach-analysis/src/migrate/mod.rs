@@ -24,6 +24,7 @@ use crate::db::{Db, SourceFile, Workspace, module, parse};
 use crate::diagnostics::TextEdit;
 use crate::eval::{EvalContext, ModuleScope, Value};
 use crate::fixes::line_endings::{to_crlf, uses_crlf};
+use crate::model::module::is_override;
 use crate::module_eval::{root_for_dir, scope_for_node};
 use crate::tree::module_tree;
 use text::{alias_reference, is_name, line_of, mentions, removal_range};
@@ -155,6 +156,15 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
                 ));
                 continue;
             }
+            if is_override(f.file_name(db)) {
+                refusals.push(format!(
+                    "{}:{}: `{provider}.{alias}` is overridden in an override file, which migrate does not merge into \
+                     the new configuration; move its arguments into the primary block by hand first",
+                    f.path(db),
+                    line_of(text, block.range.start())
+                ));
+                continue;
+            }
             if f.kind(db).is_json() {
                 refusals.push(format!(
                     "{}: `{provider}.{alias}` is declared in a JSON file, which migrate does not edit; convert it \
@@ -176,10 +186,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     let old: Vec<String> = configs.iter().map(|c| c.alias.clone()).collect();
     for (i, a) in old.iter().enumerate() {
         if old[..i].contains(a) {
-            refusals.push(format!(
-                "`{provider}.{a}` is declared more than once (twice, or in an override file, which migrate does not \
-                 merge); merge the blocks by hand first"
-            ));
+            refusals.push(format!("`{provider}.{a}` is declared more than once; merge the blocks by hand first"));
         }
     }
 
