@@ -6,7 +6,7 @@
 use foreach_syntax::TextRange;
 
 use crate::base::FileId;
-use crate::db::{Db, Workspace, parse};
+use crate::db::{Db, Workspace, module, parse};
 use crate::diagnostics::TextEdit;
 use crate::migrate::{Options, plan_providers};
 
@@ -37,6 +37,10 @@ pub(crate) fn refactors(db: &dyn Db, ws: Workspace, file: FileId, range: TextRan
         return Vec::new();
     }
     let Some(dir) = dir_of(db, ws, sf) else { return Vec::new() };
+    // A `.tf` file shadowed by a `.tofu` file is not loaded: its blocks are not the ones the migration converts.
+    if !module(db, dir).files.contains(&file) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for resources in [false, true] {
         let opts = Options { provider: name.to_string(), alias: None, resources };
@@ -109,6 +113,84 @@ mod tests {
             ..Change::default()
         });
         assert!(f.host.analysis().diagnostics().unwrap().is_empty());
+    }
+
+    /// Edits of `file` only, applied to its text.
+    fn applied(f: &Fixture, path: &str, text: &str, edits: &[crate::TextEdit]) -> String {
+        let id = f.file_id(path);
+        let mine: Vec<crate::TextEdit> = edits.iter().filter(|e| e.location.file == id).cloned().collect();
+        apply(text, &mine)
+    }
+
+    #[test]
+    fn works_on_the_tofu_file_and_leaves_the_shadowed_tf_file_alone() {
+        let fixture = format!(
+            "#- /main.tf\n{TEXT}#- /main.tofu\n{TEXT}#- /other.tofu\nresource \"aws_s3_bucket\" \"c\" {{\n  provider = aws.use1\n}}\n"
+        );
+        let mut f = Fixture::parse(&fixture);
+        let at = foreach_syntax::TextRange::empty((TEXT.find("euw1").unwrap() as u32).into());
+        // Not offered in the file OpenTofu ignores.
+        assert!(f.host.analysis().migrate_refactors(f.file_id("/ws/main.tf"), at).unwrap().is_empty());
+        let actions = f.host.analysis().migrate_refactors(f.file_id("/ws/main.tofu"), at).unwrap();
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        let shadowed = f.file_id("/ws/main.tf");
+        assert!(actions[0].edits.iter().all(|e| e.location.file != shadowed), "the .tf file is not edited");
+        let other = "resource \"aws_s3_bucket\" \"c\" {\n  provider = aws.use1\n}\n";
+        let (tofu, other) = (
+            applied(&f, "/ws/main.tofu", TEXT, &actions[0].edits),
+            applied(&f, "/ws/other.tofu", other, &actions[0].edits),
+        );
+        assert!(tofu.contains("for_each = local.by_region"), "{tofu}");
+        assert!(other.contains("provider = aws.by_region[\"use1\"]"), "{other}");
+        f.host.apply_change(Change {
+            files: vec![
+                ("/ws/main.tofu".to_string(), Ok(Arc::from(tofu.as_str()))),
+                ("/ws/other.tofu".to_string(), Ok(Arc::from(other.as_str()))),
+            ],
+            ..Change::default()
+        });
+        let diags = f.host.analysis().diagnostics().unwrap();
+        assert!(diags.iter().all(|d| d.code == crate::diagnostics::Code::ShadowedByTofuFile), "{diags:?}");
+    }
+
+    #[test]
+    fn leaves_overridden_copies_alone_and_rewrites_override_files() {
+        let main = format!(
+            "{TEXT}\nresource \"aws_s3_bucket\" \"logs_use1\" {{\n  provider = aws.use1\n}}\n\nresource \"aws_s3_bucket\" \"logs_euw1\" {{\n  provider = aws.euw1\n}}\n\nresource \"aws_vpc\" \"vpc_use1\" {{\n  provider   = aws.use1\n  cidr_block = \"10.0.0.0/16\"\n}}\n\nresource \"aws_vpc\" \"vpc_euw1\" {{\n  provider   = aws.euw1\n  cidr_block = \"10.1.0.0/16\"\n}}\n\noutput \"logs\" {{\n  value = null\n}}\n"
+        );
+        let over = "resource \"aws_vpc\" \"vpc_use1\" {\n  cidr_block = \"10.9.0.0/16\"\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.use1\n}\n\noutput \"logs\" {\n  value = aws_s3_bucket.logs_euw1.id\n}\n";
+        let mut f = Fixture::parse(&format!("#- /main.tf\n{main}#- /main_override.tf\n{over}"));
+        let at = foreach_syntax::TextRange::empty((main.find("euw1").unwrap() as u32).into());
+        let actions = f.host.analysis().migrate_refactors(f.file_id("/ws/main.tf"), at).unwrap();
+        assert_eq!(actions.len(), 2, "{actions:?}");
+        let (main, over) = (
+            applied(&f, "/ws/main.tf", &main, &actions[1].edits),
+            applied(&f, "/ws/main_override.tf", over, &actions[1].edits),
+        );
+        assert!(main.contains("resource \"aws_s3_bucket\" \"logs\" {"), "{main}");
+        assert!(main.contains("resource \"aws_vpc\" \"vpc_use1\" {\n  provider   = aws.by_region[\"use1\"]"), "{main}");
+        assert!(over.contains("resource \"aws_vpc\" \"vpc_use1\" {"), "{over}");
+        assert!(over.contains("provider = aws.by_region[\"use1\"]"), "{over}");
+        assert!(over.contains("value = aws_s3_bucket.logs[\"euw1\"].id"), "{over}");
+        f.host.apply_change(Change {
+            files: vec![
+                ("/ws/main.tf".to_string(), Ok(Arc::from(main.as_str()))),
+                ("/ws/main_override.tf".to_string(), Ok(Arc::from(over.as_str()))),
+            ],
+            ..Change::default()
+        });
+        let diags = f.host.analysis().diagnostics().unwrap();
+        assert!(diags.is_empty(), "{diags:?}");
+    }
+
+    #[test]
+    fn not_offered_on_an_override_file_s_provider_block() {
+        let over = "provider \"aws\" {\n  alias  = \"use1\"\n  region = \"us-east-2\"\n}\n";
+        let f = Fixture::parse(&format!("#- /main.tf\n{TEXT}#- /main_override.tf\n{over}"));
+        let at = foreach_syntax::TextRange::empty((TEXT.find("euw1").unwrap() as u32).into());
+        assert!(f.host.analysis().migrate_refactors(f.file_id("/ws/main.tf"), at).unwrap().is_empty());
+        let at = foreach_syntax::TextRange::empty((over.find("use1").unwrap() as u32).into());
+        assert!(f.host.analysis().migrate_refactors(f.file_id("/ws/main_override.tf"), at).unwrap().is_empty());
     }
 
     #[test]

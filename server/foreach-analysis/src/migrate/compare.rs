@@ -5,9 +5,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use foreach_syntax::ast::Body;
+use foreach_syntax::Parse;
+use foreach_syntax::ast::{Block, Body};
 
-use crate::db::{Db, Workspace, parse};
+use crate::db::{Db, SourceFile, Workspace, module, parse};
 use crate::eval::value::Attrs;
 use crate::eval::{EvalContext, ModuleScope, Value};
 use crate::module_eval::{root_for_dir, scope_for_node};
@@ -22,20 +23,72 @@ pub fn configuration_values(db: &dyn Db, ws: Workspace, dir: &str, provider: &st
     let tree = module_tree(db, ws);
     let Some(node) = root_for_dir(&tree, module_dir) else { return out };
     let (scope, _) = scope_for_node(db, ws, tree.node(node));
-    for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_config()) {
-        let p = parse(db, *f);
-        let file = f.id(db);
+    let files = loaded(db, module_dir);
+    let mut blocks: Declared<'_> = Vec::new();
+    for (f, p) in &files {
         for block in p.body.blocks_named("provider").filter(|b| b.label(0) == Some(provider)) {
             let Some(alias) = block.body.attribute("alias").and_then(|a| a.value.as_string_literal()) else {
                 continue;
             };
-            for (key, ctx) in instances(&scope, file, &block.body) {
-                let v = body_value(&scope, file, &block.body, &ctx, PROVIDER_META);
-                out.insert(key.map_or_else(|| alias.clone(), |k| k.to_string()), v);
-            }
+            declare(&mut blocks, alias, *f, block);
+        }
+    }
+    for (alias, bodies) in &blocks {
+        // An override's `for_each` is ignored for providers (OpenTofu merges only the body).
+        let (file, block) = bodies[0];
+        for (key, ctx) in instances(&scope, file.id(db), &block.body) {
+            let v = merged_value(db, &scope, bodies, &ctx, PROVIDER_META);
+            out.insert(key.map_or_else(|| alias.clone(), |k| k.to_string()), v);
         }
     }
     out
+}
+
+/// The blocks of each address in the files OpenTofu loads: the primary block first, then each override of it.
+type Declared<'a> = Vec<(String, Vec<(SourceFile, &'a Block)>)>;
+
+fn declare<'a>(out: &mut Declared<'a>, address: String, f: SourceFile, block: &'a Block) {
+    match out.iter_mut().find(|(a, _)| *a == address) {
+        Some((_, bodies)) => bodies.push((f, block)),
+        None => out.push((address, vec![(f, block)])),
+    }
+}
+
+/// The configuration files OpenTofu loads, in the order it merges them: primary files, then override files (a
+/// `.tf` file shadowed by a `.tofu` file of the same name is not loaded).
+fn loaded(db: &dyn Db, dir: crate::db::ModuleDir) -> Vec<(SourceFile, Arc<Parse>)> {
+    let m = module(db, dir);
+    m.files
+        .iter()
+        .filter_map(|id| dir.files(db).iter().copied().find(|f| f.id(db) == *id))
+        .map(|f| (f, parse(db, f)))
+        .collect()
+}
+
+/// What a block evaluates to once its overrides are merged in, as OpenTofu merges them: an override's argument
+/// replaces the base's (`null` unsets it), and its nested blocks of a type replace all the base's of that type.
+fn merged_value(
+    db: &dyn Db,
+    scope: &ModuleScope,
+    bodies: &[(SourceFile, &Block)],
+    ctx: &EvalContext,
+    meta: &[&str],
+) -> Value {
+    let mut attrs = Attrs::new();
+    for (f, block) in bodies {
+        let file = f.id(db);
+        for a in block.body.attributes() {
+            if !meta.contains(&a.key.name.as_str()) {
+                attrs.remove(a.key.name.as_str());
+            }
+        }
+        if let Value::Object(o) = body_value(scope, file, &block.body, ctx, meta) {
+            for (k, v) in o.iter() {
+                attrs.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Value::object(attrs)
 }
 
 /// The meta-arguments of a provider configuration, which are not part of what it evaluates to.
@@ -53,9 +106,9 @@ pub fn block_values(db: &dyn Db, ws: Workspace, dir: &str) -> (BTreeMap<String, 
     let tree = module_tree(db, ws);
     let Some(node) = root_for_dir(&tree, module_dir) else { return (out, moved) };
     let (scope, _) = scope_for_node(db, ws, tree.node(node));
-    for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_config()) {
-        let p = parse(db, *f);
-        let file = f.id(db);
+    let files = loaded(db, module_dir);
+    let mut blocks: Declared<'_> = Vec::new();
+    for (f, p) in &files {
         let text = f.text(db);
         for block in p.body.blocks() {
             let address = match (block.ident.name.as_str(), block.label(0), block.label(1)) {
@@ -73,10 +126,16 @@ pub fn block_values(db: &dyn Db, ws: Workspace, dir: &str) -> (BTreeMap<String, 
                 }
                 _ => continue,
             };
-            for (key, ctx) in instances(&scope, file, &block.body) {
-                let v = body_value(&scope, file, &block.body, &ctx, BLOCK_META);
-                out.insert(key.map_or_else(|| address.clone(), |k| format!("{address}[\"{k}\"]")), v);
-            }
+            declare(&mut blocks, address, *f, block);
+        }
+    }
+    for (address, bodies) in &blocks {
+        // The instances follow the last `for_each` of the base block and its overrides.
+        let (file, block) =
+            bodies.iter().rev().find(|(_, b)| b.body.attribute("for_each").is_some()).unwrap_or(&bodies[0]);
+        for (key, ctx) in instances(&scope, file.id(db), &block.body) {
+            let v = merged_value(db, &scope, bodies, &ctx, BLOCK_META);
+            out.insert(key.map_or_else(|| address.clone(), |k| format!("{address}[\"{k}\"]")), v);
         }
     }
     (out, moved)

@@ -17,6 +17,7 @@ use super::addresses::{Kind, Rename, rewrite_body};
 use super::copy_merge::{Copy, Group, Target, merge};
 use super::text::{alias_reference, line_of, mentions};
 use crate::db::{Db, SourceFile};
+use crate::model::module::is_override;
 
 /// The part of the plan `--resources` adds.
 #[derive(Debug, Default)]
@@ -52,6 +53,10 @@ pub(super) fn plan(
     let mut groups: Vec<Group<'_>> = Vec::new();
     let mut declared: Vec<(Kind, String, String)> = Vec::new();
     let mut locals: Vec<String> = Vec::new();
+    // Blocks of override files, with where: OpenTofu merges each into the primary block of the same address, so
+    // they are never copies themselves, and a copy one overrides cannot be merged (the override would then name
+    // a block that no longer exists, and its values would be lost).
+    let mut overrides: Vec<(Kind, String, String, String)> = Vec::new();
     for (f, p) in parsed {
         let text = f.text(db);
         for l in p.body.blocks_named("locals") {
@@ -60,6 +65,11 @@ pub(super) fn plan(
         for block in p.body.blocks() {
             let Some((kind, ty, name)) = identity(block) else { continue };
             declared.push((kind, ty.clone(), name.clone()));
+            if is_override(f.file_name(db)) {
+                let at = format!("{}:{}", f.path(db), line_of(text, block.range.start()));
+                overrides.push((kind, ty, name, at));
+                continue;
+            }
             let Some(key) = alias_of(block, kind, target) else { continue };
             let at = format!("{}:{}: `{}`", f.path(db), line_of(text, block.range.start()), address(kind, &ty, &name));
             if f.kind(db).is_json() {
@@ -89,7 +99,19 @@ pub(super) fn plan(
         let first = &g.copies[0];
         let at = format!("{}:{}", first.file.path(db), line_of(first.file.text(db), first.block.range.start()));
         let keys: Vec<&str> = g.copies.iter().map(|c| c.key.as_str()).collect();
-        let reason = if g.copies.len() < 2 {
+        let overridden = (0..g.copies.len()).find_map(|i| {
+            let name = g.copies[i].block.label(if g.kind == Kind::Module { 0 } else { 1 }).unwrap_or_default();
+            overrides.iter().find(|(k, t, n, _)| *k == g.kind && *t == g.ty && n == name).map(|o| (i, &o.3))
+        });
+        let reason = if let Some((i, at)) = overridden {
+            Some(format!(
+                "the copies of `{}` are not merged: `{}` is overridden by {at}, which would then name a block that no \
+                 longer exists (and its values would be lost); move the override's arguments into the block first, \
+                 or merge these copies by hand",
+                g.address(),
+                old_address(&g, i)
+            ))
+        } else if g.copies.len() < 2 {
             Some(format!("`{}` has no copy for another alias to merge with", old_address(&g, 0)))
         } else if keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k)) {
             Some(format!("the copies of `{}` use one alias more than once", g.address()))

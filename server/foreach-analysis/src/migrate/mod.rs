@@ -20,10 +20,11 @@ use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Body, ExprKind};
 
 use crate::base::{FileId, FileRange};
-use crate::db::{Db, SourceFile, Workspace, parse};
+use crate::db::{Db, SourceFile, Workspace, module, parse};
 use crate::diagnostics::TextEdit;
 use crate::eval::{EvalContext, ModuleScope, Value};
 use crate::fixes::line_endings::{to_crlf, uses_crlf};
+use crate::model::module::is_override;
 use crate::module_eval::{root_for_dir, scope_for_node};
 use crate::tree::module_tree;
 use text::{alias_reference, is_name, line_of, mentions, removal_range};
@@ -77,10 +78,26 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     let Some(module_dir) = ws.dirs(db).iter().copied().find(|d| d.path(db) == dir) else {
         return Err(vec![format!("{dir} holds no module")]);
     };
-    let files: Vec<SourceFile> = module_dir.files(db).iter().copied().filter(|f| f.kind(db).is_config()).collect();
     let provider = opts.provider.as_str();
     let mut refusals = Vec::new();
     let mut left_alone = Vec::new();
+    // The files OpenTofu loads: `x.tf` is ignored when `x.tofu` exists, so it is neither read nor edited (it may
+    // be the copy Terraform reads, and declare the same blocks).
+    let shadowed = module(db, module_dir).shadowed.clone();
+    let mut files: Vec<SourceFile> = Vec::new();
+    for &f in module_dir.files(db).iter().filter(|f| f.kind(db).is_config()) {
+        match shadowed.iter().find(|(s, _)| *s == f.id(db)) {
+            Some((_, winner)) => {
+                let winner = module_dir.files(db).iter().find(|w| w.id(db) == *winner).map(|w| w.file_name(db));
+                left_alone.push(format!(
+                    "{}: OpenTofu ignores this file because {} exists; it is not read or rewritten",
+                    f.path(db),
+                    winner.unwrap_or("a .tofu file of the same name")
+                ));
+            }
+            None => files.push(f),
+        }
+    }
     let mut parsed = Vec::new();
     for &f in &files {
         let path = f.path(db);
@@ -139,6 +156,15 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
                 ));
                 continue;
             }
+            if is_override(f.file_name(db)) {
+                refusals.push(format!(
+                    "{}:{}: `{provider}.{alias}` is overridden in an override file, which migrate does not merge into \
+                     the new configuration; move its arguments into the primary block by hand first",
+                    f.path(db),
+                    line_of(text, block.range.start())
+                ));
+                continue;
+            }
             if f.kind(db).is_json() {
                 refusals.push(format!(
                     "{}: `{provider}.{alias}` is declared in a JSON file, which migrate does not edit; convert it \
@@ -160,10 +186,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     let old: Vec<String> = configs.iter().map(|c| c.alias.clone()).collect();
     for (i, a) in old.iter().enumerate() {
         if old[..i].contains(a) {
-            refusals.push(format!(
-                "`{provider}.{a}` is declared more than once (twice, or in an override file, which migrate does not \
-                 merge); merge the blocks by hand first"
-            ));
+            refusals.push(format!("`{provider}.{a}` is declared more than once; merge the blocks by hand first"));
         }
     }
 

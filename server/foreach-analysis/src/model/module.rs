@@ -69,7 +69,8 @@ impl Module {
     }
 }
 
-fn is_override(name: &str) -> bool {
+/// Whether a file name is an override file's (`override.tf`, `*_override.tofu.json`, …).
+pub fn is_override(name: &str) -> bool {
     let base = FileKind::base_name(name);
     base == "override" || base.ends_with("_override")
 }

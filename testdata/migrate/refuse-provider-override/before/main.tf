@@ -1,0 +1,13 @@
+provider "aws" {
+  alias  = "use1"
+  region = "us-east-1"
+}
+
+provider "aws" {
+  alias  = "euw1"
+  region = "eu-west-1"
+}
+
+resource "aws_s3_bucket" "logs" {
+  provider = aws.use1
+}
