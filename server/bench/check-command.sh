@@ -11,13 +11,8 @@
 # comparable between issues. Run it on a quiet machine: wall time on 2 cores is sensitive to any other load.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ws=${1:-/tmp/ws}
-runs=${2:-5}
-if [ ! -d "$ws" ]; then
-  python3 ../shared/tools/gen-workspace.py "$ws" --modules 1000 --mb 20 >/dev/null
-fi
-cargo build --release --quiet --bin foreach-ls
-bin=target/release/foreach-ls
+# shellcheck source=server/bench/workspace-args.sh
+source server/bench/workspace-args.sh "$@"
 bytes=$(find "$ws" -type f \( -name '*.tf' -o -name '*.tofu' -o -name '*.tfvars' -o -name '*.tf.json' \) -printf '%s\n' | awk '{s+=$1} END {print s}')
 "$bin" check "$ws" >/dev/null || true # warm the page cache
 [ -x /usr/bin/time ] || { echo "needs GNU time (/usr/bin/time; Debian package \`time\`)" >&2; exit 2; }

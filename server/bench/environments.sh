@@ -10,13 +10,8 @@
 # it is copied, never changed. Prints the median and best wall time of each and their ratio (target: < 2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-ws=${1:-/tmp/ws}
-runs=${2:-5}
-if [ ! -d "$ws" ]; then
-  python3 ../shared/tools/gen-workspace.py "$ws" --modules 1000 --mb 20 >/dev/null
-fi
-cargo build --release --quiet --bin foreach-ls
-bin=$PWD/target/release/foreach-ls
+# shellcheck source=server/bench/workspace-args.sh
+source server/bench/workspace-args.sh "$@"
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
 cp -r "$ws" "$copy/ws"

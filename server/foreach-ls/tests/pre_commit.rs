@@ -87,29 +87,47 @@ fn local_config() -> String {
     config
 }
 
-#[test]
-fn pre_commit_blocks_a_wrong_key_and_passes_the_fix() {
-    let bin = match python_venv("pre-commit-venv", &["pre-commit"], "pre-commit") {
-        Ok(bin) => bin,
-        Err(reason) => return skip(TEST, &format!("pre-commit (pip install pre-commit) unavailable: {reason}")),
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let w = dir.path();
-    let write = |path: &str, text: &str| {
-        let p = w.join(path);
+/// A git repository in a temporary directory with this checkout's hook installed, and a HOME of its own.
+struct HookRepo {
+    dir: tempfile::TempDir,
+    home: tempfile::TempDir,
+}
+
+impl HookRepo {
+    fn new() -> Result<HookRepo, String> {
+        let bin = python_venv("pre-commit-venv", &["pre-commit"], "pre-commit")?;
+        let repo = HookRepo { dir: tempfile::tempdir().unwrap(), home: tempfile::tempdir().unwrap() };
+        ok(repo.git(&["init", "-q", "-b", "main"]));
+        repo.write(".pre-commit-config.yaml", &local_config());
+        let mut install = command(&bin.join("pre-commit"), repo.dir.path(), repo.home.path());
+        ok(install.arg("install").output().expect("pre-commit runs"));
+        Ok(repo)
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let p = self.dir.path().join(path);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
+    }
+
+    fn git(&self, args: &[&str]) -> std::process::Output {
+        command(Path::new("git"), self.dir.path(), self.home.path()).args(args).output().expect("git runs")
+    }
+}
+
+#[test]
+fn pre_commit_blocks_a_wrong_key_and_passes_the_fix() {
+    let repo = match HookRepo::new() {
+        Ok(repo) => repo,
+        Err(reason) => return skip(TEST, &format!("pre-commit (pip install pre-commit) unavailable: {reason}")),
     };
-    let home = tempfile::tempdir().unwrap();
-    let git = |args: &[&str]| command(Path::new("git"), w, home.path()).args(args).output().expect("git runs");
+    let write = |path: &str, text: &str| repo.write(path, text);
+    let git = |args: &[&str]| repo.git(args);
     let commit = |message: &str| git(&["commit", "-q", "-m", message]);
-    ok(git(&["init", "-q", "-b", "main"]));
-    write(".pre-commit-config.yaml", &local_config());
     write("envs/prod/main.tf", &(ROOT.replace("KEY", "use1") + CALL));
     write("modules/replica/main.tf", &MODULE.replace("KEY", "euw1"));
     // Another root with a mistake that no staged file touches: it must not block these commits.
     write("envs/legacy/main.tf", &ROOT.replace("KEY", "nowhere"));
-    ok(command(&bin.join("pre-commit"), w, home.path()).arg("install").output().expect("pre-commit runs"));
 
     // A clean first commit (the legacy root is not staged, so it is not checked).
     ok(git(&["add", ".pre-commit-config.yaml", "envs/prod", "modules"]));
@@ -150,21 +168,12 @@ fn pre_commit_blocks_a_wrong_key_and_passes_the_fix() {
 /// lacks blocks the commit, naming staging.
 #[test]
 fn pre_commit_checks_the_environments_of_the_project_file() {
-    let bin = match python_venv("pre-commit-venv", &["pre-commit"], "pre-commit") {
-        Ok(bin) => bin,
+    let repo = match HookRepo::new() {
+        Ok(repo) => repo,
         Err(reason) => return skip(TEST, &format!("pre-commit (pip install pre-commit) unavailable: {reason}")),
     };
-    let dir = tempfile::tempdir().unwrap();
-    let w = dir.path();
-    let write = |path: &str, text: &str| {
-        let p = w.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
-    let home = tempfile::tempdir().unwrap();
-    let git = |args: &[&str]| command(Path::new("git"), w, home.path()).args(args).output().expect("git runs");
-    ok(git(&["init", "-q", "-b", "main"]));
-    write(".pre-commit-config.yaml", &local_config());
+    let write = |path: &str, text: &str| repo.write(path, text);
+    let git = |args: &[&str]| repo.git(args);
     write(
         "foreach-ls.toml",
         "[environments.prod]\nvar_files = [\"envs/prod.tfvars\"]\n\n[environments.staging]\nvar_files = [\"envs/staging.tfvars\"]\n",
@@ -172,7 +181,6 @@ fn pre_commit_checks_the_environments_of_the_project_file() {
     write("envs/prod.tfvars", "regions = { use1 = \"us-east-1\", euw1 = \"eu-west-1\" }\n");
     write("envs/staging.tfvars", "regions = { use1 = \"us-east-1\" }\n");
     write("live/main.tf", &ROOT.replace("KEY", "use1"));
-    ok(command(&bin.join("pre-commit"), w, home.path()).arg("install").output().expect("pre-commit runs"));
     ok(git(&["add", "."]));
     let first = git(&["commit", "-q", "-m", "initial"]);
     assert!(first.status.success(), "a key of both environments passes:\n{}", report(&first));
