@@ -10,7 +10,7 @@ mod layout;
 mod lex;
 mod tidy;
 
-use crate::{FileKind, SyntaxError};
+use crate::{FileKind, SyntaxError, TextRange, TextSize};
 
 /// Why a text was not formatted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +62,79 @@ fn format_valid(text: &str) -> String {
         out.push_str(t.text(src, &extra));
     }
     out
+}
+
+/// A replacement of `range` (in the old text) by `text`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub range: TextRange,
+    pub text: String,
+}
+
+/// The edits that turn `text` into its formatted form, small ones (an editor applies them without moving the
+/// cursor or folds elsewhere): one per changed line, trimmed to the bytes that differ. Empty when the text is
+/// already formatted.
+pub fn edits(text: &str, kind: FileKind) -> Result<Vec<Edit>, FormatError> {
+    let formatted = format(text, kind)?;
+    Ok(diff(text, &formatted))
+}
+
+/// The edits of [`edits`] that lie in the top-level blocks and attributes `range` touches (whole ones: formatting
+/// part of a block would be half an answer), for `textDocument/rangeFormatting`.
+pub fn range_edits(text: &str, kind: FileKind, range: TextRange) -> Result<Vec<Edit>, FormatError> {
+    let all = edits(text, kind)?;
+    let body = crate::parse(text, kind).body;
+    let mut spans: Vec<TextRange> = Vec::new();
+    for item in &body.structures {
+        let r = match item {
+            crate::ast::Structure::Attribute(a) => a.range,
+            crate::ast::Structure::Block(b) => b.range,
+        };
+        if r.start() <= range.end() && range.start() <= r.end() {
+            // From the start of its first line, so that its indentation is formatted too.
+            let line_start = text[..usize::from(r.start())].rfind('\n').map_or(0, |at| at + 1);
+            spans.push(TextRange::new(TextSize::from(line_start as u32), r.end()));
+        }
+    }
+    Ok(all.into_iter().filter(|e| spans.iter().any(|s| s.contains_range(e.range))).collect())
+}
+
+/// Line-by-line edits from `old` to `new` when they have as many lines (formatting only changes spaces within
+/// lines, but for the rare unwrapped multi-line interpolation), else one edit over the span that differs.
+fn diff(old: &str, new: &str) -> Vec<Edit> {
+    let mut out = Vec::new();
+    if old == new {
+        return out;
+    }
+    let (old_lines, new_lines) = (old.split_inclusive('\n'), new.split_inclusive('\n'));
+    if old_lines.clone().count() == new_lines.clone().count() {
+        let mut at = 0;
+        for (a, b) in old_lines.zip(new_lines) {
+            if a != b {
+                out.push(trimmed_edit(a, b, at));
+            }
+            at += a.len();
+        }
+    } else {
+        out.push(trimmed_edit(old, new, 0));
+    }
+    out
+}
+
+/// The edit replacing `old` (at offset `base`) by `new`, without their common start and end.
+fn trimmed_edit(old: &str, new: &str, base: usize) -> Edit {
+    let mut prefix = old.bytes().zip(new.bytes()).take_while(|(a, b)| a == b).count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let (old_rest, new_rest) = (&old[prefix..], &new[prefix..]);
+    let mut suffix = old_rest.bytes().rev().zip(new_rest.bytes().rev()).take_while(|(a, b)| a == b).count();
+    while !old_rest.is_char_boundary(old_rest.len() - suffix) || !new_rest.is_char_boundary(new_rest.len() - suffix) {
+        suffix -= 1;
+    }
+    let start = TextSize::from((base + prefix) as u32);
+    let end = TextSize::from((base + old.len() - suffix) as u32);
+    Edit { range: TextRange::new(start, end), text: new_rest[..new_rest.len() - suffix].to_owned() }
 }
 
 #[cfg(test)]

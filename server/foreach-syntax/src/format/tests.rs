@@ -22,3 +22,33 @@ fn keeps_heredocs_and_refuses_broken_files() {
     assert_eq!(fmt(heredoc), heredoc);
     assert!(format("a = [\n", FileKind::Tf).is_err());
 }
+
+fn apply(text: &str, edits: &[super::Edit]) -> String {
+    let mut out = text.to_owned();
+    for e in edits.iter().rev() {
+        out.replace_range(usize::from(e.range.start())..usize::from(e.range.end()), &e.text);
+    }
+    out
+}
+
+#[test]
+fn edits_are_small_and_give_the_formatted_text() {
+    let text = "a=1\nbb = 2\n\nc {\nx=[\n1]\n}\n";
+    let edits = super::edits(text, FileKind::Tf).unwrap();
+    assert_eq!(apply(text, &edits), fmt(text));
+    // One per changed line, only the bytes that change: `a=1` → `a  = 1` replaces the `=`.
+    assert_eq!(edits.len(), 3, "{edits:?}");
+    assert_eq!((edits[0].range, edits[0].text.as_str()), (crate::TextRange::new(1.into(), 2.into()), "  = "));
+    let unwrapped = "a = \"${\nx\n}\"\n";
+    assert_eq!(apply(unwrapped, &super::edits(unwrapped, FileKind::Tf).unwrap()), "a = x\n");
+}
+
+#[test]
+fn range_edits_cover_the_whole_items_the_range_touches() {
+    let text = "a=1\n\nb {\nx=1\ny=2\n}\n\nc=3\n";
+    // A range inside `b`'s body formats all of `b` and nothing else.
+    let at = text.find("y=2").unwrap() as u32;
+    let range = crate::TextRange::new(at.into(), (at + 1).into());
+    let edits = super::range_edits(text, FileKind::Tf, range).unwrap();
+    assert_eq!(apply(text, &edits), "a=1\n\nb {\n  x = 1\n  y = 2\n}\n\nc=3\n");
+}
