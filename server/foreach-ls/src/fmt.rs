@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use foreach_syntax::FileKind;
 use foreach_syntax::format::{FormatError, format};
+use rayon::prelude::*;
 
 use crate::args::FmtArgs;
 use crate::exit::ExitStatus;
@@ -47,8 +48,17 @@ pub fn run(args: &FmtArgs) -> ExitStatus {
             let _ = writeln!(err, "foreach-ls: {}: no such file or directory", path.display());
             continue;
         }
-        for file in files {
-            match one_file(&file, args, &mut out) {
+        // Files are formatted on every core (parsing dominates), then reported in order.
+        let results: Vec<(Result<bool, String>, Vec<u8>)> = files
+            .par_iter()
+            .map(|file| {
+                let mut report = Vec::new();
+                (one_file(file, args, &mut report), report)
+            })
+            .collect();
+        for (file, (result, report)) in files.iter().zip(results) {
+            let _ = out.write_all(&report);
+            match result {
                 Ok(changed) => needs_formatting |= changed,
                 Err(message) => {
                     failed = true;

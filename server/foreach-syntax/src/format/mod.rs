@@ -36,8 +36,18 @@ pub fn format(text: &str, kind: FileKind) -> Result<String, FormatError> {
     if kind.is_json() {
         return Err(FormatError::NotNativeSyntax);
     }
-    let parse = crate::parse(text, kind);
-    if let Some(err) = parse.errors.into_iter().next() {
+    // `parse` finds no error exactly when hcl-edit accepts the text and it does not end right after a heredoc
+    // (`recovery::parse_body`'s fast path); asking that directly skips building our tree on a valid file.
+    let (src, base) = match text.strip_prefix(crate::BOM) {
+        Some(rest) => (rest, crate::BOM.len()),
+        None => (text, 0),
+    };
+    if hcl_edit::parser::parse_body(src).is_err() || crate::recovery::heredoc_at_end_of_file(src, base).is_some() {
+        let parse = crate::parse(text, kind);
+        let err = parse.errors.into_iter().next().unwrap_or_else(|| SyntaxError {
+            range: TextRange::empty(TextSize::from(0)),
+            message: "syntax error".to_owned(),
+        });
         return Err(FormatError::Syntax(err));
     }
     Ok(format_valid(text))

@@ -21,6 +21,8 @@ fn keeps_heredocs_and_refuses_broken_files() {
     let heredoc = "a = <<EOT\n   x  =  1\n  EOT\n";
     assert_eq!(fmt(heredoc), heredoc);
     assert!(format("a = [\n", FileKind::Tf).is_err());
+    // Terraform rejects a file ending right after a heredoc's closing marker; hcl-edit alone would accept it.
+    assert!(format("a = <<EOT\nx\nEOT", FileKind::Tf).is_err());
 }
 
 fn apply(text: &str, edits: &[super::Edit]) -> String {
