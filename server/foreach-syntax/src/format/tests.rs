@@ -54,3 +54,17 @@ fn range_edits_cover_the_whole_items_the_range_touches() {
     let edits = super::range_edits(text, FileKind::Tf, range).unwrap();
     assert_eq!(apply(text, &edits), "a=1\n\nb {\n  x = 1\n  y = 2\n}\n\nc=3\n");
 }
+
+#[test]
+fn never_panics_and_is_idempotent_on_every_one_character_deletion() {
+    let sample = "resource aws_x \"y\" { # c\n  a = \"${x}\"\n  b={for k,v in m: k=>v...}\n  c = <<-EOT\n  t ${1} %{if 1}x%{endif}\n  EOT\n  d = -1 * f(a...) // e\n  /* f */ g = { h = \"$${i}\\\" \" }\n}\nvariable v { type = \"list\" }\n";
+    let mut cut = 0;
+    for (at, c) in sample.char_indices() {
+        let text = format!("{}{}", &sample[..at], &sample[at + c.len_utf8()..]);
+        if let Ok(once) = format(&text, FileKind::Tf) {
+            cut += 1;
+            assert_eq!(format(&once, FileKind::Tf).as_ref(), Ok(&once), "after deleting byte {at}:\n{text}");
+        }
+    }
+    assert!(cut > 10);
+}
