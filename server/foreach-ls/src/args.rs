@@ -28,8 +28,28 @@ pub enum Command {
     /// Merge the aliased configurations of one provider in a module into one `for_each` provider, rewriting every
     /// reference (`docs/migrate.md`). Prints a unified diff; `--write` applies it.
     Migrate(MigrateArgs),
+    /// Rewrite files in the canonical style of `tofu fmt` (`docs/formatting.md`); prints the names of the files it
+    /// changed.
+    Fmt(FmtArgs),
     /// Start the language server on stdin/stdout.
     Serve,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct FmtArgs {
+    /// Files and directories to format (default: the current directory); `-` reads standard input and writes the
+    /// result to standard output.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Write nothing; list the files that need formatting and exit with status 3 if there are any.
+    #[arg(long)]
+    pub check: bool,
+    /// Print a unified diff of each change (files are still rewritten unless `--check`).
+    #[arg(long)]
+    pub diff: bool,
+    /// Also format the files in subdirectories.
+    #[arg(long)]
+    pub recursive: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -192,8 +212,8 @@ where
     let matches = Cli::command().try_get_matches_from(args)?;
     let cli = Cli::from_arg_matches(&matches)?;
     let ordered_vars = match matches.subcommand() {
-        // `serve` has no `--var` arguments (clap's debug build panics when asked for an undefined one).
-        Some(("serve", _)) => Vec::new(),
+        // `serve` and `fmt` have no `--var` arguments (clap's debug build panics when asked for an undefined one).
+        Some(("serve" | "fmt", _)) => Vec::new(),
         Some((_, sub)) => ordered_vars(sub),
         None => Vec::new(),
     };

@@ -11,12 +11,15 @@ pub enum ExitStatus {
     /// `serve` ended without the client's `shutdown` request (`exit` alone, or the client went away): 1, as the
     /// LSP `exit` notification asks.
     ServeWithoutShutdown = 3,
+    /// `fmt --check` found a file that needs formatting: 3, as `tofu fmt -check`.
+    NeedsFormatting = 4,
 }
 
 impl ExitStatus {
     pub fn code(self) -> i32 {
         match self {
             ExitStatus::ServeWithoutShutdown => 1,
+            ExitStatus::NeedsFormatting => 3,
             s => s as i32,
         }
     }

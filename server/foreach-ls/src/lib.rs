@@ -8,6 +8,7 @@ pub mod check;
 pub mod eval;
 pub mod exit;
 pub mod fix;
+pub mod fmt;
 pub mod inspect;
 pub mod migrate;
 pub mod project;
@@ -39,6 +40,7 @@ where
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
         args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
         args::Command::Migrate(a) => migrate::run(&a, &parsed.ordered_vars),
+        args::Command::Fmt(a) => fmt::run(&a),
         args::Command::Serve => match foreach_lsp::serve_stdio() {
             0 => ExitStatus::Clean,
             1 => ExitStatus::ServeWithoutShutdown,

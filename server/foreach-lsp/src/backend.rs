@@ -93,6 +93,14 @@ impl LanguageServer for Backend {
         handlers::document_symbol::run(&self.state, p).await
     }
 
+    async fn formatting(&self, p: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        handlers::formatting::document(&self.state, p).await
+    }
+
+    async fn range_formatting(&self, p: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        handlers::formatting::range(&self.state, p).await
+    }
+
     async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         handlers::code_action::run(&self.state, p).await
     }

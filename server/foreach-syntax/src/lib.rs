@@ -6,6 +6,7 @@
 pub mod ast;
 mod convert;
 mod file_kind;
+pub mod format;
 mod heredoc;
 mod json;
 mod line_index;
@@ -40,7 +41,7 @@ pub struct SyntaxError {
 
 /// The UTF-8 byte order mark. Terraform skips it; hcl-edit does not, so we strip it and shift every range by its
 /// length, keeping ranges relative to the original text.
-const BOM: &str = "\u{feff}";
+pub(crate) const BOM: &str = "\u{feff}";
 
 /// Parses one file. Never fails: syntax errors come back in [`Parse::errors`] next to whatever could be read.
 pub fn parse(text: &str, kind: FileKind) -> Parse {

@@ -11,6 +11,7 @@ pub mod did_change_workspace_folders;
 pub mod did_close;
 pub mod did_open;
 pub mod document_symbol;
+pub mod formatting;
 pub mod hover;
 pub mod initialize;
 pub mod initialized;

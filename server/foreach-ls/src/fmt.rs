@@ -1,0 +1,150 @@
+//! `foreach-ls fmt`: rewrites files in the canonical style of `tofu fmt` (`foreach_syntax::format`), used like
+//! `tofu fmt` (`docs/formatting.md`).
+//!
+//! Paths are files (formatted whatever their name) or directories (their `.tf`, `.tofu`, `.tfvars`, `.tftest.hcl`
+//! and `.tofutest.hcl` files, subdirectories only with `--recursive`; hidden and editor-backup names skipped, as
+//! OpenTofu skips them). `-` formats standard input to standard output. Exit status as `tofu fmt`: 0, 2 when a file
+//! could not be read, parsed or written (the others are still formatted), 3 with `--check` when a file needs
+//! formatting.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use foreach_syntax::FileKind;
+use foreach_syntax::format::{FormatError, format};
+use rayon::prelude::*;
+
+use crate::args::FmtArgs;
+use crate::exit::ExitStatus;
+use crate::fix::write_atomically;
+
+/// The file name endings `tofu fmt` formats in a directory.
+const EXTENSIONS: [&str; 5] = [".tf", ".tofu", ".tfvars", ".tftest.hcl", ".tofutest.hcl"];
+
+pub fn run(args: &FmtArgs) -> ExitStatus {
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths.clone() };
+    let mut failed = false;
+    let mut needs_formatting = false;
+    for path in &paths {
+        if path.as_os_str() == "-" {
+            match stdin(args, &mut out) {
+                Ok(changed) => needs_formatting |= changed,
+                Err(message) => {
+                    failed = true;
+                    let _ = writeln!(err, "foreach-ls: <stdin>{message}");
+                }
+            }
+            continue;
+        }
+        let mut files = Vec::new();
+        if path.is_dir() {
+            collect(path, args.recursive, &mut files);
+        } else if path.is_file() {
+            files.push(path.clone());
+        } else {
+            failed = true;
+            let _ = writeln!(err, "foreach-ls: {}: no such file or directory", path.display());
+            continue;
+        }
+        // Files are formatted on every core (parsing dominates), then reported in order.
+        let results: Vec<(Result<bool, String>, Vec<u8>)> = files
+            .par_iter()
+            .map(|file| {
+                let mut report = Vec::new();
+                (one_file(file, args, &mut report), report)
+            })
+            .collect();
+        for (file, (result, report)) in files.iter().zip(results) {
+            let _ = out.write_all(&report);
+            match result {
+                Ok(changed) => needs_formatting |= changed,
+                Err(message) => {
+                    failed = true;
+                    let _ = writeln!(err, "foreach-ls: {}{message}", file.display());
+                }
+            }
+        }
+    }
+    if failed {
+        ExitStatus::Usage
+    } else if args.check && needs_formatting {
+        ExitStatus::NeedsFormatting
+    } else {
+        ExitStatus::Clean
+    }
+}
+
+/// Formats one file; whether it needed formatting. Errors start with `:` or `:LINE:COL:`, to follow the path.
+fn one_file(path: &Path, args: &FmtArgs, out: &mut impl Write) -> Result<bool, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!(": cannot read it: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| ": not UTF-8 text; left unchanged".to_owned())?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let kind = FileKind::from_file_name(&name).unwrap_or(FileKind::Tf);
+    let formatted = format_or_explain(&text, kind)?;
+    if formatted == text {
+        return Ok(false);
+    }
+    let shown = path.display().to_string();
+    let _ = writeln!(out, "{shown}");
+    if args.diff {
+        print_diff(out, &text, &formatted, &shown);
+    }
+    if !args.check {
+        write_atomically(path, formatted.as_bytes()).map_err(|e| format!(": cannot write it: {e}"))?;
+    }
+    Ok(true)
+}
+
+/// `-`: standard input formatted to standard output (or only checked, or diffed).
+fn stdin(args: &FmtArgs, out: &mut impl Write) -> Result<bool, String> {
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| format!(": cannot read it: {e}"))?;
+    let formatted = format_or_explain(&text, FileKind::Tf)?;
+    if args.diff {
+        print_diff(out, &text, &formatted, "<stdin>");
+    } else if !args.check {
+        let _ = out.write_all(formatted.as_bytes());
+    }
+    Ok(formatted != text)
+}
+
+fn format_or_explain(text: &str, kind: FileKind) -> Result<String, String> {
+    format(text, kind).map_err(|e| match e {
+        FormatError::Syntax(err) => {
+            let index = foreach_syntax::LineIndex::new(text);
+            let at = index.line_col(err.range.start(), foreach_syntax::ColumnEncoding::Char);
+            format!(":{}:{}: {}; the file is left unchanged", at.line + 1, at.col + 1, err.message)
+        }
+        FormatError::NotNativeSyntax => format!(": {e}; the file is left unchanged"),
+    })
+}
+
+fn print_diff(out: &mut impl Write, old: &str, new: &str, shown: &str) {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let _ =
+        write!(out, "{}", diff.unified_diff().context_radius(3).header(&format!("a/{shown}"), &format!("b/{shown}")));
+}
+
+/// The files of `dir` that `tofu fmt` formats, in name order; subdirectories too when `recursive`.
+fn collect(dir: &Path, recursive: bool, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        // OpenTofu's ignored files: hidden ones and editor backups.
+        if name.starts_with('.') || name.ends_with('~') || (name.starts_with('#') && name.ends_with('#')) {
+            continue;
+        }
+        let path = entry.path();
+        if path.is_dir() {
+            if recursive {
+                collect(&path, recursive, out);
+            }
+        } else if EXTENSIONS.iter().any(|ext| name.ends_with(ext)) {
+            out.push(path);
+        }
+    }
+}
