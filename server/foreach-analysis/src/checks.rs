@@ -29,7 +29,7 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
         out.extend(module_diagnostics(db, *dir).iter().cloned());
     }
     let tree = module_tree(db, ws);
-    out.extend(tree.diagnostics.iter().cloned());
+    out.extend(crate::tree_locations::tree_diagnostics(db, ws).iter().cloned());
     for root in &tree.roots {
         out.extend(root_assignment_diagnostics(db, ws, tree.node(*root).dir));
     }

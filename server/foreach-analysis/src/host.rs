@@ -60,6 +60,8 @@ pub struct AnalysisHost {
     files: HashMap<String, SourceFile>,
     dirs: HashMap<String, ModuleDir>,
     next_file_id: u32,
+    /// A fingerprint of each directory's `module` blocks as the tree last read them (see [`call_shape`]).
+    call_shapes: HashMap<String, u64>,
 }
 
 /// The durability of everything loaded: the workspace's layout (directories, aliases, manifests, settings, states),
@@ -98,7 +100,14 @@ impl AnalysisHost {
         )
         .durability(LOADED)
         .new(&db);
-        AnalysisHost { db, ws, files: HashMap::new(), dirs: HashMap::new(), next_file_id: 0 }
+        AnalysisHost {
+            db,
+            ws,
+            files: HashMap::new(),
+            dirs: HashMap::new(),
+            next_file_id: 0,
+            call_shapes: HashMap::new(),
+        }
     }
 
     pub fn apply_change(&mut self, change: Change) {
@@ -236,9 +245,20 @@ impl AnalysisHost {
         }
         for dir in dirs {
             let calls = module_calls(&self.db, dir);
+            let shape = call_shape(&self.db, dir, &calls);
+            let path = dir.path(&self.db).clone();
+            // Only moved (a keystroke above a `module` block): the tree would be the same, and its findings are
+            // moved to where the calls are now by `tree_locations`.
+            if shape.is_some() && self.call_shapes.get(&path) == shape.as_ref() {
+                continue;
+            }
             if **dir.tree_calls(&self.db) != *calls {
                 dir.set_tree_calls(&mut self.db).with_durability(LOADED).to(calls);
             }
+            match shape {
+                Some(shape) => self.call_shapes.insert(path, shape),
+                None => self.call_shapes.remove(&path),
+            };
         }
     }
 
@@ -433,4 +453,30 @@ impl AnalysisHost {
     pub fn workspace(&self) -> Workspace {
         self.ws
     }
+}
+
+/// A fingerprint of the text of a directory's `module` blocks, in order, with their files: equal fingerprints mean
+/// equal calls but for where they are. `None` when a call's `source` or `version` is not a literal (the tree
+/// evaluates it in the module as it is now, so its findings may point outside the call: see `tree_locations.rs`)
+/// or when an override file changed a call (part of it is then outside its block).
+fn call_shape(db: &dyn Db, dir: ModuleDir, calls: &[Arc<crate::model::items::ModuleCall>]) -> Option<u64> {
+    use crate::model::items::OptArg;
+    use std::hash::{Hash, Hasher};
+    let literal = |a: &OptArg| a.as_ref().is_none_or(|a| a.expr.as_string_literal().is_some());
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for call in calls {
+        if !literal(&call.source) || !literal(&call.version) {
+            return None;
+        }
+        let meta = [&call.source, &call.version, &call.for_each, &call.count, &call.enabled, &call.depends_on];
+        let mut args = meta.into_iter().chain([&call.providers]).flatten().map(|a| &**a).chain(&call.inputs);
+        if args.any(|a| a.file != call.site.file || !call.site.range.contains_range(a.range)) {
+            return None;
+        }
+        let file = dir.files(db).iter().find(|f| f.id(db) == call.site.file)?;
+        let text = file.text(db);
+        call.site.file.hash(&mut hasher);
+        text.get(std::ops::Range::<usize>::from(call.site.range))?.hash(&mut hasher);
+    }
+    Some(hasher.finish())
 }

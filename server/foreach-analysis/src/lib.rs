@@ -28,6 +28,7 @@ pub mod suggest;
 pub mod suppress;
 pub mod test_refs;
 pub mod tree;
+pub mod tree_locations;
 pub mod vars;
 
 pub use base::{FileId, FileRange};
