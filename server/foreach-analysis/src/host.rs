@@ -455,28 +455,28 @@ impl AnalysisHost {
     }
 }
 
-/// A fingerprint of the text of a directory's `module` blocks, in order, with their files: equal fingerprints mean
-/// equal calls but for where they are. `None` when a call's `source` or `version` is not a literal (the tree
-/// evaluates it in the module as it is now, so its findings may point outside the call: see `tree_locations.rs`)
-/// or when an override file changed a call (part of it is then outside its block).
+/// A fingerprint of what the module tree reads of a directory's calls (`tree.rs`): their names, files and the text
+/// of their `source` and `version`. Equal fingerprints mean the same tree; only the places of its findings may
+/// differ, which `tree_locations.rs` takes from the current calls. `None` when a `source` or `version` is not a
+/// literal (the tree evaluates it in the module as it is now, so its findings may point outside the call) or is
+/// written in another file than its block (an override file).
 fn call_shape(db: &dyn Db, dir: ModuleDir, calls: &[Arc<crate::model::items::ModuleCall>]) -> Option<u64> {
-    use crate::model::items::OptArg;
     use std::hash::{Hash, Hasher};
-    let literal = |a: &OptArg| a.as_ref().is_none_or(|a| a.expr.as_string_literal().is_some());
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     for call in calls {
-        if !literal(&call.source) || !literal(&call.version) {
-            return None;
-        }
-        let meta = [&call.source, &call.version, &call.for_each, &call.count, &call.enabled, &call.depends_on];
-        let mut args = meta.into_iter().chain([&call.providers]).flatten().map(|a| &**a).chain(&call.inputs);
-        if args.any(|a| a.file != call.site.file || !call.site.range.contains_range(a.range)) {
-            return None;
-        }
         let file = dir.files(db).iter().find(|f| f.id(db) == call.site.file)?;
         let text = file.text(db);
         call.site.file.hash(&mut hasher);
-        text.get(std::ops::Range::<usize>::from(call.site.range))?.hash(&mut hasher);
+        call.name.hash(&mut hasher);
+        for arg in [&call.source, &call.version] {
+            match arg {
+                Some(a) if a.file == call.site.file && a.expr.as_string_literal().is_some() => {
+                    text.get(std::ops::Range::<usize>::from(a.range))?.hash(&mut hasher)
+                }
+                Some(_) => return None,
+                None => 0u8.hash(&mut hasher),
+            }
+        }
     }
     Some(hasher.finish())
 }

@@ -156,13 +156,15 @@ fn the_first_edit_of_a_loaded_file_stops_at_its_module() {
     assert_eq!(host.unloaded_dirs(), ["/ws/missing"]);
 }
 
-/// A keystroke above a `module` block moves the calls but changes none: the tree is not built again (so the
-/// memos of the instances below it stay valid without a walk), and its findings move with the calls.
+/// A keystroke above a `module` block, or in a call's arguments, changes nothing the tree reads: the tree is not
+/// built again (so the memos of the instances below it stay valid without a walk), and its findings move with the
+/// calls.
 #[test]
 fn moving_module_blocks_keeps_the_tree_and_moves_its_findings() {
     let (mut host, log) = host_with_log();
-    let root = |above: &str| format!("{above}module \"gone\" {{\n  source = \"./missing\"\n}}\n");
-    let files: Vec<(String, Result<Arc<str>, String>)> = vec![("/ws/main.tf".into(), Ok(Arc::from(root(""))))];
+    let root =
+        |above: &str, x: &str| format!("{above}module \"gone\" {{\n  x      = {x}\n  source = \"./missing\"\n}}\n");
+    let files: Vec<(String, Result<Arc<str>, String>)> = vec![("/ws/main.tf".into(), Ok(Arc::from(root("", "1"))))];
     let dirs = [("/ws", true), ("/ws/missing", false)].iter().map(|(d, e)| (d.to_string(), *e)).collect();
     host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     let at = |host: &AnalysisHost| {
@@ -170,17 +172,20 @@ fn moving_module_blocks_keeps_the_tree_and_moves_its_findings() {
         let d = d.iter().find(|d| d.code.as_str() == "module-not-found").expect("the missing module").clone();
         usize::from(d.location.range.start())
     };
-    assert_eq!(at(&host), root("").find("\"./missing\"").unwrap());
-    edit(&mut host, "/ws/main.tf", &root("\n"));
+    let source_at = |text: &str| text.find("\"./missing\"").unwrap();
+    assert_eq!(at(&host), source_at(&root("", "1")));
+    edit(&mut host, "/ws/main.tf", &root("\n", "1"));
+
+    for text in [root("# the calls move down\n\n", "1"), root("# the calls move down\n\n", "12345")] {
+        log.lock().unwrap().clear();
+        edit(&mut host, "/ws/main.tf", &text);
+        assert_eq!(count(&log.lock().unwrap(), "module_tree"), 0, "{:#?}", log.lock().unwrap());
+        assert_eq!(at(&host), source_at(&text));
+    }
+
+    // A changed source is read again.
     log.lock().unwrap().clear();
-
-    let moved = root("# the calls move down\n\n");
-    edit(&mut host, "/ws/main.tf", &moved);
-    assert_eq!(count(&log.lock().unwrap(), "module_tree"), 0, "{:#?}", log.lock().unwrap());
-    assert_eq!(at(&host), moved.find("\"./missing\"").unwrap());
-
-    // A changed call is read again.
-    edit(&mut host, "/ws/main.tf", &moved.replace("./missing", "./other"));
+    edit(&mut host, "/ws/main.tf", &root("", "1").replace("./missing", "./other"));
     assert_eq!(count(&log.lock().unwrap(), "module_tree"), 1);
     assert_eq!(host.unloaded_dirs(), ["/ws/other"]);
 }
