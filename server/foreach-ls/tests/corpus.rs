@@ -8,10 +8,10 @@
 mod tools;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use tools::{repo, skip, target_dir};
+use tools::{repo, skip, target_dir, unpack_corpus};
 
 /// A finding as the list keys it: where, and what. Messages are left out so that rewording one is not a change.
 type Key = (String, u64, String);
@@ -23,7 +23,7 @@ fn check_reports_exactly_the_listed_real_mistakes_on_the_dev_corpus() {
         skip("corpus", "../shared/corpus/dev-corpus.tar.xz is not beside the repository");
         return;
     }
-    let corpus = match unpack(&archive) {
+    let corpus = match unpack_corpus(&archive, &target_dir().join("corpus")) {
         Ok(dir) => dir,
         Err(why) => {
             skip("corpus", &format!("cannot unpack the dev corpus: {why}"));
@@ -98,30 +98,4 @@ fn read_list(path: &Path) -> BTreeMap<Key, (usize, String)> {
         entry.0 += 1;
     }
     out
-}
-
-/// Unpacks the archive under `target/corpus/` once per archive version (its size and modification time).
-fn unpack(archive: &Path) -> Result<PathBuf, String> {
-    let meta = std::fs::metadata(archive).map_err(|e| e.to_string())?;
-    let stamp = format!("{} {:?}", meta.len(), meta.modified().ok());
-    let base = target_dir().join("corpus");
-    let dir = base.join("dev-corpus");
-    let stamp_file = base.join("unpacked-from.txt");
-    if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str()) && dir.is_dir() {
-        return Ok(dir);
-    }
-    let _ = std::fs::remove_dir_all(&base);
-    std::fs::create_dir_all(&base).map_err(|e| e.to_string())?;
-    let status = Command::new("tar")
-        .arg("-C")
-        .arg(&base)
-        .arg("-xJf")
-        .arg(archive)
-        .status()
-        .map_err(|e| format!("tar does not run: {e}"))?;
-    if !status.success() || !dir.is_dir() {
-        return Err(format!("`tar -xJf` ended with {status}"));
-    }
-    std::fs::write(&stamp_file, stamp).map_err(|e| e.to_string())?;
-    Ok(dir)
 }

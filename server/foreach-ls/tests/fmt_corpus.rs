@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use foreach_syntax::FileKind;
-use tools::{repo, skip, target_dir};
+use tools::{repo, skip, target_dir, unpack_corpus};
 
 #[test]
 fn formatting_matches_terraform_fmt_on_the_dev_corpus() {
@@ -24,7 +24,7 @@ fn formatting_matches_terraform_fmt_on_the_dev_corpus() {
         skip("fmt_corpus", "`terraform` is not installed (it is the oracle of this test)");
         return;
     }
-    let corpus = match unpack(&archive) {
+    let corpus = match unpack_corpus(&archive, &target_dir().join("fmt-corpus/source")) {
         Ok(dir) => dir,
         Err(why) => {
             skip("fmt_corpus", &format!("cannot unpack the dev corpus: {why}"));
@@ -102,30 +102,4 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(path.strip_prefix(root).unwrap().to_path_buf());
         }
     }
-}
-
-/// Unpacks the archive under `target/fmt-corpus/` once per archive version (its size and modification time).
-fn unpack(archive: &Path) -> Result<PathBuf, String> {
-    let meta = std::fs::metadata(archive).map_err(|e| e.to_string())?;
-    let stamp = format!("{} {:?}", meta.len(), meta.modified().ok());
-    let base = target_dir().join("fmt-corpus/source");
-    let dir = base.join("dev-corpus");
-    let stamp_file = base.join("unpacked-from.txt");
-    if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str()) && dir.is_dir() {
-        return Ok(dir);
-    }
-    let _ = std::fs::remove_dir_all(&base);
-    std::fs::create_dir_all(&base).map_err(|e| e.to_string())?;
-    let status = Command::new("tar")
-        .arg("-C")
-        .arg(&base)
-        .arg("-xJf")
-        .arg(archive)
-        .status()
-        .map_err(|e| format!("tar does not run: {e}"))?;
-    if !status.success() || !dir.is_dir() {
-        return Err(format!("`tar -xJf` ended with {status}"));
-    }
-    std::fs::write(&stamp_file, stamp).map_err(|e| e.to_string())?;
-    Ok(dir)
 }

@@ -6,7 +6,12 @@
 //! large file is `/tmp/ws10/main.tf`), or point `FOREACH_BENCH_WS` / `FOREACH_BENCH_FILE` elsewhere; then
 //! `cargo bench -p foreach-syntax --bench format`.
 
-use std::path::{Path, PathBuf};
+#[path = "support/load.rs"]
+mod support;
+
+use std::path::PathBuf;
+
+use support::load;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use foreach_syntax::FileKind;
@@ -14,21 +19,6 @@ use foreach_syntax::format::format;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn load(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            load(&path, out);
-        } else if path.extension().is_some_and(|e| e == "tf") {
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                out.push(text);
-            }
-        }
-    }
-}
 
 fn bench(c: &mut Criterion) {
     let file = std::env::var_os("FOREACH_BENCH_FILE").map_or_else(|| PathBuf::from("/tmp/ws10/main.tf"), PathBuf::from);

@@ -5,26 +5,15 @@
 //! `python3 /work/shared/tools/gen-workspace.py /tmp/ws --modules 1000 --mb 20`
 //! then `cargo bench -p foreach-syntax --bench parse`.
 
-use std::path::{Path, PathBuf};
+#[path = "support/load.rs"]
+mod support;
+
+use std::path::PathBuf;
+
+use support::load;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use foreach_syntax::{FileKind, parse};
-
-/// Every `.tf` file under `dir`, read into memory once.
-fn load(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            load(&path, out);
-        } else if path.extension().is_some_and(|e| e == "tf") {
-            if let Ok(text) = std::fs::read_to_string(&path) {
-                out.push(text);
-            }
-        }
-    }
-}
 
 fn bench(c: &mut Criterion) {
     let dir = std::env::var_os("FOREACH_BENCH_WS").map_or_else(|| PathBuf::from("/tmp/ws"), PathBuf::from);

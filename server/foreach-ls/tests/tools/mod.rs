@@ -111,3 +111,29 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Unpacks the dev corpus archive under `base` (its `dev-corpus/` directory) once per archive version (its size and
+/// modification time); each test that reads it has a `base` of its own, so they never race.
+pub fn unpack_corpus(archive: &Path, base: &Path) -> Result<PathBuf, String> {
+    let meta = std::fs::metadata(archive).map_err(|e| e.to_string())?;
+    let stamp = format!("{} {:?}", meta.len(), meta.modified().ok());
+    let dir = base.join("dev-corpus");
+    let stamp_file = base.join("unpacked-from.txt");
+    if std::fs::read_to_string(&stamp_file).ok().as_deref() == Some(stamp.as_str()) && dir.is_dir() {
+        return Ok(dir);
+    }
+    let _ = std::fs::remove_dir_all(base);
+    std::fs::create_dir_all(base).map_err(|e| e.to_string())?;
+    let status = Command::new("tar")
+        .arg("-C")
+        .arg(base)
+        .arg("-xJf")
+        .arg(archive)
+        .status()
+        .map_err(|e| format!("tar does not run: {e}"))?;
+    if !status.success() || !dir.is_dir() {
+        return Err(format!("`tar -xJf` ended with {status}"));
+    }
+    std::fs::write(&stamp_file, stamp).map_err(|e| e.to_string())?;
+    Ok(dir)
+}
