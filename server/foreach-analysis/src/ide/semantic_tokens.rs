@@ -407,7 +407,7 @@ impl GapLexer<'_> {
                             i += 1;
                         }
                         (b'$' | b'%', Some(b'{')) => i = self.open_interpolation(i, end),
-                        (b'\n', _) => {
+                        (b'\n' | b'\r', _) => {
                             // An unterminated string ends at the line end (as the parser recovers).
                             self.stack.pop();
                             i += 1;
@@ -671,8 +671,12 @@ mod tests {
 
     #[test]
     fn tokens_are_sorted_and_disjoint_even_for_broken_text() {
-        for text in ["resource \"a\" {\n  x = \"unterminated\n  y = [1, \n}\n", "a = <<EOT\nx\n", "x = \"${", "/* open"]
-        {
+        let rich = "# é\r\nlocals {\r\n  a = \"😀${var.x}%{ if true }y%{ endif }\" // c\r\n  h = <<-EOT\r\n    ${each.key}\r\n    EOT\r\n  f = [for k, v in {a = 1} : provider::p::f(v) if k != \"\"]\r\n}\r\n";
+        // Every prefix of a rich text (cut inside strings, heredocs, multi-byte characters), plus a few broken files.
+        let prefixes = (0..=rich.len()).filter(|n| rich.is_char_boundary(*n)).map(|n| &rich[..n]);
+        let broken =
+            ["resource \"a\" {\n  x = \"unterminated\n  y = [1, \n}\n", "a = <<EOT\nx\n", "x = \"${", "/* open"];
+        for text in prefixes.chain(broken) {
             let parsed = foreach_syntax::parse(text, FileKind::Tf);
             let toks = tokens(text, &parsed.body);
             for w in toks.windows(2) {

@@ -117,8 +117,8 @@ fn encode(index: &LineIndex, tokens: &[AToken], enc: PositionEncoding) -> Vec<Se
             if to <= from {
                 continue;
             }
-            let delta_line = line - prev_line;
-            let delta_start = if delta_line == 0 { from - prev_col } else { from };
+            let delta_line = line.saturating_sub(prev_line);
+            let delta_start = if delta_line == 0 { from.saturating_sub(prev_col) } else { from };
             out.push(SemanticToken {
                 delta_line,
                 delta_start,
