@@ -101,6 +101,41 @@ impl LanguageServer for Backend {
         handlers::formatting::range(&self.state, p).await
     }
 
+    async fn semantic_tokens_full(&self, p: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        handlers::semantic_tokens::full(&self.state, p).await
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        p: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        handlers::semantic_tokens::delta(&self.state, p).await
+    }
+
+    async fn semantic_tokens_range(&self, p: SemanticTokensRangeParams) -> Result<Option<SemanticTokensRangeResult>> {
+        handlers::semantic_tokens::range(&self.state, p).await
+    }
+
+    async fn folding_range(&self, p: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        handlers::folding_range::run(&self.state, p).await
+    }
+
+    async fn selection_range(&self, p: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+        handlers::selection_range::run(&self.state, p).await
+    }
+
+    async fn document_highlight(&self, p: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        handlers::document_highlight::run(&self.state, p).await
+    }
+
+    async fn symbol(&self, p: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        handlers::workspace_symbol::run(&self.state, p).await
+    }
+
+    async fn document_link(&self, p: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        handlers::document_link::run(&self.state, p).await
+    }
+
     async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         handlers::code_action::run(&self.state, p).await
     }

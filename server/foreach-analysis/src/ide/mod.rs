@@ -8,7 +8,10 @@
 mod code_actions;
 mod completion;
 mod cursor;
+mod document_links;
+mod folding;
 mod goto;
+mod highlight;
 mod hover;
 #[cfg(test)]
 mod incremental;
@@ -20,10 +23,13 @@ mod migrate_action;
 mod provider_info;
 mod references;
 mod results;
+mod selection;
+mod semantic_tokens;
 mod state_info;
 mod symbols;
 #[cfg(test)]
 mod test_fixture;
+mod workspace_symbols;
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -37,9 +43,13 @@ use crate::diagnostics::Diagnostic;
 use crate::paths::parent;
 
 pub use code_actions::Assist;
+pub use document_links::{DocumentLink, LinkTarget};
+pub use folding::{Fold, FoldKind};
+pub use highlight::Highlight;
 pub use inlay_hints::InlayHint;
 pub use migrate_action::Refactor;
 pub use results::{CompletionItem, CompletionKind, CompletionList, HoverResult, NavigationTarget};
+pub use semantic_tokens::{MODIFIERS, SemanticToken, TokenType, modifier, tokens as semantic_tokens_of};
 pub use symbols::{Symbol, SymbolKind};
 
 /// The result of a question asked of a snapshot that a newer change may cancel.
@@ -131,6 +141,36 @@ impl Analysis {
 
     pub fn document_symbols(&self, file: FileId) -> Cancellable<Vec<Symbol>> {
         self.with(|db, ws| symbols::document_symbols(db, ws, file))
+    }
+
+    /// The semantic tokens of a native HCL file (all of it, or those overlapping `range`), sorted and disjoint.
+    pub fn semantic_tokens(&self, file: FileId, range: Option<TextRange>) -> Cancellable<Vec<SemanticToken>> {
+        self.with(|db, ws| semantic_tokens::semantic_tokens(db, ws, file, range))
+    }
+
+    /// Folds: blocks, multi-line collections and heredocs, comment runs.
+    pub fn folding_ranges(&self, file: FileId) -> Cancellable<Vec<Fold>> {
+        self.with(|db, ws| folding::folding_ranges(db, ws, file))
+    }
+
+    /// For each offset, the ranges around it from the innermost outwards (expression, attribute, block, ...).
+    pub fn selection_ranges(&self, file: FileId, offsets: &[TextSize]) -> Cancellable<Vec<Vec<TextRange>>> {
+        self.with(|db, ws| selection::selection_ranges(db, ws, file, offsets))
+    }
+
+    /// The occurrences in the file of the name under the cursor (variable, local, module, resource, provider).
+    pub fn document_highlights(&self, pos: FilePosition) -> Cancellable<Vec<Highlight>> {
+        self.with(|db, ws| highlight::highlights(db, ws, pos))
+    }
+
+    /// The top-level blocks of every loaded file whose name matches `query` (fuzzy, in order), at most 1,000.
+    pub fn workspace_symbols(&self, query: &str) -> Cancellable<Vec<(FileId, Symbol)>> {
+        self.with(|db, ws| workspace_symbols::workspace_symbols(db, ws, query))
+    }
+
+    /// Links on module `source` strings: to the local module's main file or the registry page.
+    pub fn document_links(&self, file: FileId) -> Cancellable<Vec<DocumentLink>> {
+        self.with(|db, ws| document_links::document_links(db, ws, file))
     }
 
     /// Quick fixes for the diagnostics that touch `range`, plus "ignore this code for this block".
