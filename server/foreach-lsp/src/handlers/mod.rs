@@ -17,3 +17,5 @@ pub mod initialize;
 pub mod initialized;
 pub mod inlay_hint;
 pub mod references;
+pub mod rename;
+pub mod signature_help;
