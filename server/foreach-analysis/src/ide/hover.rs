@@ -283,6 +283,19 @@ mod tests {
     const AWS: &str = r#"provider["registry.opentofu.org/hashicorp/aws"]"#;
 
     #[test]
+    fn a_local_inside_a_provider_key_is_about_the_local() {
+        let text = "provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset([\"us\"])\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[local.$0k]\n}\nlocals {\n  k = \"us\"\n}\n";
+        let md = check(text);
+        assert!(md.contains("local.k") && md.contains("\"us\""), "{md}");
+    }
+
+    #[test]
+    fn a_built_in_function() {
+        let md = check("locals {\n  a = tos$0et([\"a\"])\n}\n");
+        assert!(md.starts_with("```hcl\ntoset(v any) set(any)"), "{md}");
+    }
+
+    #[test]
     fn an_instance_key_says_how_many_resource_instances_the_state_binds_to_it() {
         let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"eu\", \"us\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"e$0u\"]\n}\n";
         let eu = format!("{AWS}.by_region[\"eu\"]");
