@@ -13,6 +13,7 @@ use super::init_info::source_definition;
 use super::key_origin::key_origin_sites;
 use super::occurrences::{Symbol, symbol_at};
 use super::provider_info::module_instances;
+use super::provider_links::provider_link_targets;
 use super::results::NavigationTarget;
 use super::{FilePosition, dir_of, source_file, touches};
 
@@ -21,6 +22,9 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
     let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
     // First the named items (also `local.k` inside a provider key `aws.by_region[local.k]`: the local, not the key).
     if let Some(targets) = symbol_targets(db, ws, pos) {
+        return targets;
+    }
+    if let Some(targets) = provider_link_targets(db, ws, dir, pos) {
         return targets;
     }
     if let Some(targets) = instance_key_targets(db, ws, dir, pos) {
@@ -262,6 +266,14 @@ mod tests {
             "{BY_REGION}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.r[local.$0k]\n}}\nlocals {{\n  k = \"us\"\n  regions = {{ us = \"x\" }}\n}}\n"
         );
         assert_eq!(check(&text), vec![("/ws/main.tf".to_string(), "k".to_string())]);
+    }
+
+    #[test]
+    fn providers_map_keys_and_configuration_aliases() {
+        let text = "#- /main.tf\nprovider \"aws\" {\n  alias = \"x\"\n}\nmodule \"c\" {\n  source    = \"./c\"\n  providers = { aws.e$0ast = aws.x }\n}\n#- /c/main.tf\nterraform {\n  required_providers {\n    aws = {\n      source                = \"hashicorp/aws\"\n      configuration_aliases = [aws.east]\n    }\n  }\n}\n";
+        assert_eq!(check(text), vec![("/ws/c/main.tf".to_string(), "aws.east".to_string())]);
+        let back = text.replace("aws.e$0ast = ", "aws.east = ").replace("[aws.east]", "[aws.ea$0st]");
+        assert_eq!(check(&back), vec![("/ws/main.tf".to_string(), "aws.east".to_string())]);
     }
 
     #[test]

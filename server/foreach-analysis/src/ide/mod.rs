@@ -21,6 +21,7 @@ mod key_origin;
 mod migrate_action;
 mod occurrences;
 mod provider_info;
+mod provider_links;
 mod references;
 mod rename;
 mod results;
