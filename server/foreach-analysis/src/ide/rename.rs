@@ -14,6 +14,7 @@ use crate::diagnostics::TextEdit;
 
 use super::FilePosition;
 use super::occurrences::{Symbol, occurrences, symbol_at};
+use super::rename_provider::alias_sites;
 
 /// Why a rename is not offered, in words for the user.
 pub type RenameError = String;
@@ -21,6 +22,9 @@ pub type RenameError = String;
 /// The name under the cursor that a rename would change (the editor shows it as the placeholder), or why there is
 /// nothing that can be renamed here.
 pub(crate) fn prepare_rename(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Result<TextRange, RenameError> {
+    if let Some(alias) = alias_sites(db, ws, pos) {
+        return alias.map(|(at, _)| at.range);
+    }
     let (symbol, range) = symbol_at(db, ws, pos).ok_or_else(nothing_here)?;
     sites(db, ws, &symbol)?;
     Ok(range)
@@ -33,6 +37,15 @@ pub(crate) fn rename(
     pos: FilePosition,
     new_name: &str,
 ) -> Result<Vec<TextEdit>, RenameError> {
+    if !is_identifier(new_name) {
+        return Err(format!(
+            "`{new_name}` is not a valid name: use letters, digits, `_` and `-`, starting with a letter or `_`"
+        ));
+    }
+    if let Some(alias) = alias_sites(db, ws, pos) {
+        let (_, sites) = alias?;
+        return Ok(sites.into_iter().map(|location| TextEdit { location, new_text: new_name.to_string() }).collect());
+    }
     let (symbol, _) = symbol_at(db, ws, pos).ok_or_else(nothing_here)?;
     if !is_identifier(new_name) {
         return Err(format!(
@@ -47,7 +60,7 @@ pub(crate) fn rename(
 }
 
 fn nothing_here() -> RenameError {
-    "nothing to rename here: rename works on variables, locals, outputs and module calls".to_string()
+    "nothing to rename here: rename works on variables, locals, outputs, module calls and provider aliases".to_string()
 }
 
 fn is_identifier(s: &str) -> bool {
@@ -194,6 +207,18 @@ mod tests {
             got[0].1,
             "module \"new\" {\n  source = \"./child\"\n}\nmoved {\n  from = module.legacy\n  to   = module.new\n}\noutput \"x\" {\n  value = module.new.id\n}\n"
         );
+    }
+
+    #[test]
+    fn provider_alias() {
+        let text = "provider \"aws\" {\n  alias    = \"by_re$0gion\"\n  for_each = toset([\"a\"])\n}\nresource \"aws_s3_bucket\" \"a\" {\n  for_each = toset([\"a\"])\n  provider = aws.by_region[each.key]\n}\nmodule \"m\" {\n  source    = \"./m\"\n  providers = { aws = aws.by_region[\"a\"] }\n}\n";
+        let want = text.replace("by_re$0gion", "r").replace("by_region", "r");
+        assert_eq!(rename(text, "r").unwrap(), files(&[("/main.tf", &want)]));
+        let from_ref = text.replace("by_re$0gion", "by_region").replace("aws.by_region[each", "aws.by_$0region[each");
+        assert_eq!(rename(&from_ref, "r").unwrap(), files(&[("/main.tf", &want)]));
+        let tested =
+            format!("#- /main.tf\n{text}#- /a.tftest.hcl\nrun \"x\" {{\n  providers = {{ aws = aws.by_region }}\n}}\n");
+        assert!(rename(&tested, "r").unwrap_err().contains("tftest"));
     }
 
     #[test]
