@@ -24,6 +24,7 @@ mod provider_info;
 mod provider_links;
 mod references;
 mod rename;
+mod rename_key;
 mod rename_provider;
 mod results;
 mod signature_help;

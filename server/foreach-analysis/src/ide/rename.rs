@@ -14,6 +14,7 @@ use crate::diagnostics::TextEdit;
 
 use super::FilePosition;
 use super::occurrences::{Symbol, occurrences, symbol_at};
+use super::rename_key::key_sites;
 use super::rename_provider::alias_sites;
 
 /// Why a rename is not offered, in words for the user.
@@ -22,6 +23,9 @@ pub type RenameError = String;
 /// The name under the cursor that a rename would change (the editor shows it as the placeholder), or why there is
 /// nothing that can be renamed here.
 pub(crate) fn prepare_rename(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Result<TextRange, RenameError> {
+    if let Some(key) = key_sites(db, ws, pos) {
+        return key.map(|(at, _)| at.range);
+    }
     if let Some(alias) = alias_sites(db, ws, pos) {
         return alias.map(|(at, _)| at.range);
     }
@@ -41,6 +45,10 @@ pub(crate) fn rename(
         return Err(format!(
             "`{new_name}` is not a valid name: use letters, digits, `_` and `-`, starting with a letter or `_`"
         ));
+    }
+    if let Some(key) = key_sites(db, ws, pos) {
+        let (_, sites) = key?;
+        return Ok(sites.into_iter().map(|location| TextEdit { location, new_text: new_name.to_string() }).collect());
     }
     if let Some(alias) = alias_sites(db, ws, pos) {
         let (_, sites) = alias?;
@@ -219,6 +227,19 @@ mod tests {
         let tested =
             format!("#- /main.tf\n{text}#- /a.tftest.hcl\nrun \"x\" {{\n  providers = {{ aws = aws.by_region }}\n}}\n");
         assert!(rename(&tested, "r").unwrap_err().contains("tftest"));
+    }
+
+    #[test]
+    fn literal_instance_key() {
+        let text = "#- /main.tf\nprovider \"aws\" {\n  alias    = \"r\"\n  for_each = local.regions\n}\nresource \"aws_s3_bucket\" \"a\" {\n  provider = aws.r[\"u$0s\"]\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[\"us\"]\n}\n#- /locals.tf\nlocals {\n  regions = {\n    eu = \"eu-west-1\"\n    us = \"us-east-1\"\n  }\n}\n";
+        let got = rename(text, "usa").unwrap();
+        assert_eq!(got[1].1, "locals {\n  regions = {\n    eu = \"eu-west-1\"\n    usa = \"us-east-1\"\n  }\n}\n");
+        assert!(got[0].1.contains("aws.r[\"usa\"]\n}\nresource") && !got[0].1.contains("\"us\""), "{}", got[0].1);
+        let by_expr =
+            text.replace("provider = aws.r[\"us\"]\n", "for_each = local.regions\n  provider = aws.r[each.key]\n");
+        assert!(rename(&by_expr, "usa").unwrap_err().contains("each.key"));
+        let computed = text.replace("for_each = local.regions", "for_each = { for k in [\"us\"] : k => k }");
+        assert!(rename(&computed, "usa").unwrap_err().contains("computed"));
     }
 
     #[test]
