@@ -161,6 +161,19 @@ pub(crate) fn occurrences(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Occurr
                 decl(&mut out, label_location(db, ws, v.site.file, v.site.name_range));
             }
             refs_in_dir(db, dir, &mut out, |r| (r.root() == "var" && r.attr(0) == Some(name)).then_some(Step::First));
+            // `variables { name = … }` in test files, at the top or in a `run` block.
+            for f in config_files(db, dir).into_iter().filter(|f| is_test_file(f.file_name(db))) {
+                let parsed = parse(db, f);
+                let runs = parsed.body.blocks().filter(|b| b.ident.name == "run").map(|b| &b.body);
+                for body in std::iter::once(&parsed.body).chain(runs) {
+                    for b in body.blocks().filter(|b| b.ident.name == "variables") {
+                        for a in b.body.attributes().filter(|a| &a.key.name == name) {
+                            let location = FileRange::new(f.id(db), a.key.range);
+                            out.sites.push(Occurrence { location, declaration: false });
+                        }
+                    }
+                }
+            }
             for f in dir.files(db).iter().filter(|f| is_tfvars(f.file_name(db))) {
                 let parsed = parse(db, *f);
                 for a in parsed.body.attributes().filter(|a| &a.key.name == name) {
@@ -270,10 +283,14 @@ fn config_files(db: &dyn Db, dir: ModuleDir) -> Vec<SourceFile> {
         .iter()
         .filter(|f| {
             let n = f.file_name(db);
-            n.ends_with(".tf") || n.ends_with(".tofu") || n.ends_with(".tftest.hcl") || n.ends_with(".tofutest.hcl")
+            n.ends_with(".tf") || n.ends_with(".tofu") || is_test_file(n)
         })
         .copied()
         .collect()
+}
+
+fn is_test_file(name: &str) -> bool {
+    name.ends_with(".tftest.hcl") || name.ends_with(".tofutest.hcl")
 }
 
 fn is_tfvars(name: &str) -> bool {

@@ -169,6 +169,15 @@ mod tests {
     }
 
     #[test]
+    fn variable_set_in_a_test_file() {
+        let text = "#- /main.tf\nvariable \"re$0gion\" {}\n#- /a.tftest.hcl\nvariables {\n  region = \"eu\"\n}\nrun \"x\" {\n  variables {\n    region = \"us\"\n  }\n  assert {\n    condition     = var.region == \"us\"\n    error_message = \"x\"\n  }\n}\n";
+        let got = rename(text, "zone").unwrap();
+        assert_eq!(got[1].0, "/a.tftest.hcl");
+        assert_eq!(got[1].1.matches("zone").count(), 3, "{}", got[1].1);
+        assert!(!got[1].1.contains("region"), "{}", got[1].1);
+    }
+
+    #[test]
     fn variable_of_a_child_renames_the_callers_argument() {
         let text = "#- /main.tf\nmodule \"c\" {\n  source = \"./child\"\n  size   = 3\n}\n#- /child/main.tf\nvariable \"si$0ze\" {}\noutput \"o\" {\n  value = var.size\n}\n";
         assert_eq!(
