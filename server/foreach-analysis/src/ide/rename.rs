@@ -247,6 +247,9 @@ mod tests {
         let by_expr =
             text.replace("provider = aws.r[\"us\"]\n", "for_each = local.regions\n  provider = aws.r[each.key]\n");
         assert!(rename(&by_expr, "usa").unwrap_err().contains("each.key"));
+        // A local inside a provider key is the local's rename.
+        let local = "provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset([\"us\"])\n}\nresource \"x\" \"y\" {\n  provider = aws.r[local.$0k]\n}\nlocals {\n  k = \"us\"\n}\n";
+        assert_eq!(rename(local, "kk").unwrap()[0].1.matches("kk").count(), 2);
         let computed = text.replace("for_each = local.regions", "for_each = { for k in [\"us\"] : k => k }");
         assert!(rename(&computed, "usa").unwrap_err().contains("computed"));
     }

@@ -29,9 +29,8 @@ pub(crate) fn key_sites(
         r.reference.file == pos.file && r.reference.key.as_ref().is_some_and(|k| touches(k.range, pos.offset))
     })?;
     let key_expr = here.reference.key.as_ref()?;
-    let Some(key) = key_expr.as_string_literal() else {
-        return Some(Err("cannot rename this instance key: it is computed, not written as a string".to_string()));
-    };
+    // A key written as an expression (`[local.k]`, `[each.key]`): what it names (a local) may be renamed instead.
+    let key = key_expr.as_string_literal()?;
     let what = format!("instance key \"{key}\"");
     let ConfigTarget::Block(b) = resolve_config(&m, &here.reference.name, here.reference.alias_name()) else {
         return Some(Err(format!("cannot rename {what}: its provider configuration is not declared here")));
@@ -40,12 +39,14 @@ pub(crate) fn key_sites(
         source_file(db, ws, r.file)
             .and_then(|f| f.text(db).get(std::ops::Range::<usize>::from(r.range)).map(str::to_string))
     };
+    // Checked first: the quotes make the range at least two bytes long.
     let quoted_inner = |r: FileRange| {
-        let inner = FileRange::new(
-            r.file,
-            TextRange::new(r.range.start() + TextSize::from(1), r.range.end() - TextSize::from(1)),
-        );
-        (text_of(r) == Some(format!("\"{key}\""))).then_some(inner)
+        (text_of(r) == Some(format!("\"{key}\""))).then(|| {
+            FileRange::new(
+                r.file,
+                TextRange::new(r.range.start() + TextSize::from(1), r.range.end() - TextSize::from(1)),
+            )
+        })
     };
     let at = quoted_inner(FileRange::new(here.reference.file, key_expr.range))?;
     let mut sites = Vec::new();

@@ -36,7 +36,10 @@ pub(crate) fn alias_sites(
     let block = &m.providers[b];
     let decl = block.alias.as_ref()?;
     let decl_range = FileRange::new(decl.file, decl.expr.range);
-    // The string literal without its quotes.
+    if text_of(decl_range).as_deref() != Some(&format!("\"{alias}\"")) {
+        return Some(Err(format!("cannot rename {what}: its `alias` is not a plain string")));
+    }
+    // The string literal without its quotes (checked above: at least two bytes).
     let inner = FileRange::new(
         decl.file,
         foreach_syntax::TextRange::new(
@@ -44,9 +47,6 @@ pub(crate) fn alias_sites(
             decl.expr.range.end() - foreach_syntax::TextSize::from(1),
         ),
     );
-    if text_of(decl_range).as_deref() != Some(&format!("\"{alias}\"")) {
-        return Some(Err(format!("cannot rename {what}: its `alias` is not a plain string")));
-    }
     sites.push(inner);
     let (refs, _) = module_references(&m);
     for r in refs.iter().filter(|r| r.reference.name == name && r.reference.alias_name() == Some(alias.as_str())) {

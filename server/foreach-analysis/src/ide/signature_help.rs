@@ -34,6 +34,9 @@ enum Frame {
 /// The signature help at `offset` in `text`: `None` outside the arguments of a known built-in function.
 pub(crate) fn signature_help(text: &str, offset: TextSize) -> Option<SignatureHelp> {
     let end = usize::from(offset).min(text.len());
+    if !text.is_char_boundary(end) {
+        return None;
+    }
     let bytes = &text.as_bytes()[..end];
     let mut stack: Vec<Frame> = Vec::new();
     let mut i = 0;
@@ -89,8 +92,11 @@ pub(crate) fn signature_help(text: &str, offset: TextSize) -> Option<SignatureHe
 /// On the name of a built-in function call (`toset` in `toset([…])`): its documentation.
 pub(crate) fn function_hover(text: &str, offset: TextSize) -> Option<HoverResult> {
     let at = usize::from(offset).min(text.len());
+    if !text.is_char_boundary(at) {
+        return None;
+    }
     let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let start = text[..at].rfind(|c: char| !is_name(c)).map_or(0, |i| i + 1);
+    let start = name_start(&text[..at], is_name);
     let end = text[at..].find(|c: char| !is_name(c)).map_or(text.len(), |i| at + i);
     let word = &text[start..end];
     let after = text[end..].trim_start_matches([' ', '\t']);
@@ -106,6 +112,11 @@ pub(crate) fn function_hover(text: &str, offset: TextSize) -> Option<HoverResult
     Some(HoverResult { range, markdown: doc.markdown() })
 }
 
+/// Where the run of name characters that ends `head` starts (after a character of any width).
+fn name_start(head: &str, is_name: impl Fn(char) -> bool) -> usize {
+    head.char_indices().rev().find(|(_, c)| !is_name(*c)).map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 fn skip_line(bytes: &[u8], i: usize) -> usize {
     bytes[i..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |j| i + j)
 }
@@ -113,7 +124,7 @@ fn skip_line(bytes: &[u8], i: usize) -> usize {
 /// The function name right before an opening parenthesis (`core::toset` included), or `""`.
 fn name_before(text: &str, paren: usize) -> &str {
     let head = text[..paren].trim_end_matches([' ', '\t']);
-    let start = head.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':')).map_or(0, |i| i + 1);
+    let start = name_start(head, |c| c.is_ascii_alphanumeric() || c == '_' || c == ':');
     &head[start..]
 }
 
@@ -145,6 +156,15 @@ mod tests {
         assert!(at("locals {\n  a = provider::aws::arn_parse($0)\n}\n").is_none());
         // Notes where OpenTofu versions differ.
         assert!(at("locals {\n  a = templatestring($0").unwrap().documentation.contains("OpenTofu 1.7"));
+    }
+
+    #[test]
+    fn offsets_inside_a_character_are_no_call() {
+        let text = "j#\u{1F600}len(";
+        for i in 0..=text.len() as u32 {
+            let _ = signature_help(text, TextSize::from(i));
+            let _ = function_hover(text, TextSize::from(i));
+        }
     }
 
     #[test]
