@@ -85,6 +85,18 @@ impl LanguageServer for Backend {
         handlers::references::run(&self.state, p).await
     }
 
+    async fn prepare_rename(&self, p: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        handlers::rename::prepare(&self.state, p).await
+    }
+
+    async fn rename(&self, p: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        handlers::rename::run(&self.state, p).await
+    }
+
+    async fn signature_help(&self, p: SignatureHelpParams) -> Result<Option<SignatureHelp>> {
+        handlers::signature_help::run(&self.state, p).await
+    }
+
     async fn inlay_hint(&self, p: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         handlers::inlay_hint::run(&self.state, p).await
     }

@@ -11,13 +11,22 @@ use crate::providers::config::{ConfigTarget, module_references, resolve_config};
 use super::cursor::reference_at;
 use super::init_info::source_definition;
 use super::key_origin::key_origin_sites;
+use super::occurrences::{Symbol, symbol_at};
 use super::provider_info::module_instances;
+use super::provider_links::provider_link_targets;
 use super::results::NavigationTarget;
 use super::{FilePosition, dir_of, source_file, touches};
 
 pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Vec<NavigationTarget> {
     let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
     let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
+    // First the named items (also `local.k` inside a provider key `aws.by_region[local.k]`: the local, not the key).
+    if let Some(targets) = symbol_targets(db, ws, pos) {
+        return targets;
+    }
+    if let Some(targets) = provider_link_targets(db, ws, dir, pos) {
+        return targets;
+    }
     if let Some(targets) = instance_key_targets(db, ws, dir, pos) {
         return targets;
     }
@@ -59,6 +68,35 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
             }
         }
     }
+}
+
+/// On a named item (a `var.`/`local.` reference, a resource reference, `module.x.out`, a variable assigned in a
+/// `.tfvars` file or passed in a module call): its declaration. `None` when the cursor is on no such name.
+fn symbol_targets(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Vec<NavigationTarget>> {
+    let (symbol, _) = symbol_at(db, ws, pos)?;
+    let m = module(db, symbol.dir());
+    let target = |site: &crate::model::items::BlockSite| NavigationTarget {
+        file: site.file,
+        full_range: site.range,
+        focus_range: site.name_range,
+    };
+    Some(match &symbol {
+        Symbol::Variable(_, n) => m.variables.iter().filter(|v| &v.name == n).map(|v| target(&v.site)).collect(),
+        Symbol::Local(_, n) => m
+            .locals
+            .iter()
+            .filter(|l| &l.name == n)
+            .map(|l| NavigationTarget { file: l.arg.file, full_range: l.arg.range, focus_range: l.arg.name.range })
+            .collect(),
+        Symbol::Output(_, n) => m.outputs.iter().filter(|o| &o.name == n).map(|o| target(&o.site)).collect(),
+        Symbol::ModuleCall(_, n) => m.module_calls.iter().filter(|c| &c.name == n).map(|c| target(&c.site)).collect(),
+        Symbol::Resource(_, mode, ty, n) => m
+            .resources
+            .iter()
+            .filter(|r| r.mode == *mode && r.ty == ty && r.name == *n)
+            .map(|r| target(&r.site))
+            .collect(),
+    })
 }
 
 /// On a provider reference (`aws.by_region`, `null.many`: names that HCL would read as keywords are names here,
@@ -210,6 +248,32 @@ mod tests {
             "{BY_REGION}check \"c\" {{\n  data \"aws_region\" \"r\" {{\n    provider = aws.$0r[\"us\"]\n  }}\n}}\nlocals {{\n  regions = {{ us = \"x\" }}\n}}\n"
         );
         assert_eq!(check(&text), vec![("/ws/main.tf".to_string(), "\"aws\"".to_string())]);
+    }
+
+    #[test]
+    fn resources_outputs_and_tfvars_names() {
+        let resource = "resource \"x\" \"y\" {}\nlocals {\n  a = x.$0y.id\n}\n";
+        assert_eq!(check(resource), vec![("/ws/main.tf".to_string(), "\"y\"".to_string())]);
+        let output = "#- /main.tf\nmodule \"c\" {\n  source = \"./c\"\n}\nlocals {\n  v = module.c.i$0d\n}\n#- /c/main.tf\noutput \"id\" {\n  value = 1\n}\n";
+        assert_eq!(check(output), vec![("/ws/c/main.tf".to_string(), "\"id\"".to_string())]);
+        let tfvars = "#- /main.tf\nvariable \"r\" {}\n#- /terraform.tfvars\nr$0 = 1\n";
+        assert_eq!(check(tfvars), vec![("/ws/main.tf".to_string(), "\"r\"".to_string())]);
+    }
+
+    #[test]
+    fn a_local_inside_a_provider_key_goes_to_the_local() {
+        let text = format!(
+            "{BY_REGION}resource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.r[local.$0k]\n}}\nlocals {{\n  k = \"us\"\n  regions = {{ us = \"x\" }}\n}}\n"
+        );
+        assert_eq!(check(&text), vec![("/ws/main.tf".to_string(), "k".to_string())]);
+    }
+
+    #[test]
+    fn providers_map_keys_and_configuration_aliases() {
+        let text = "#- /main.tf\nprovider \"aws\" {\n  alias = \"x\"\n}\nmodule \"c\" {\n  source    = \"./c\"\n  providers = { aws.e$0ast = aws.x }\n}\n#- /c/main.tf\nterraform {\n  required_providers {\n    aws = {\n      source                = \"hashicorp/aws\"\n      configuration_aliases = [aws.east]\n    }\n  }\n}\n";
+        assert_eq!(check(text), vec![("/ws/c/main.tf".to_string(), "aws.east".to_string())]);
+        let back = text.replace("aws.e$0ast = ", "aws.east = ").replace("[aws.east]", "[aws.ea$0st]");
+        assert_eq!(check(&back), vec![("/ws/main.tf".to_string(), "aws.east".to_string())]);
     }
 
     #[test]

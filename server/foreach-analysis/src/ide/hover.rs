@@ -18,6 +18,7 @@ use super::key_origin::key_origins;
 use super::provider_info::{expansion_markdown, key_list, module_instances};
 use super::references::config_at;
 use super::results::HoverResult;
+use super::signature_help::function_hover;
 use super::state_info::bound_instances;
 use super::{FilePosition, dir_of, source_file};
 use crate::db::SourceFile;
@@ -33,11 +34,18 @@ const MAX_INSTANCES: usize = 5;
 
 pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<HoverResult> {
     let file = source_file(db, ws, pos.file)?;
-    if let Some(h) = provider_hover(db, ws, file, pos) {
-        return Some(h);
-    }
     let parsed = parse(db, file);
     let at = reference_at(&parsed.body, pos.offset);
+    // `local.k` in `aws.by_region[local.k]` is about the local, not the provider.
+    let on_value = at.as_ref().is_some_and(|a| matches!(a.reference.root(), "var" | "local"));
+    if !on_value && let Some(h) = provider_hover(db, ws, file, pos) {
+        return Some(h);
+    }
+    if at.is_none()
+        && let Some(h) = function_hover(file.text(db), pos.offset)
+    {
+        return Some(h);
+    }
     // A `var.`/`local.` reference inside a `source` keeps its own hover; the rest of the argument shows its value.
     if !at.as_ref().is_some_and(|a| matches!(a.reference.root(), "var" | "local" | "each"))
         && let Some(h) = init_hover(db, ws, file, pos)
@@ -273,6 +281,19 @@ mod tests {
     }
 
     const AWS: &str = r#"provider["registry.opentofu.org/hashicorp/aws"]"#;
+
+    #[test]
+    fn a_local_inside_a_provider_key_is_about_the_local() {
+        let text = "provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset([\"us\"])\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[local.$0k]\n}\nlocals {\n  k = \"us\"\n}\n";
+        let md = check(text);
+        assert!(md.contains("local.k") && md.contains("\"us\""), "{md}");
+    }
+
+    #[test]
+    fn a_built_in_function() {
+        let md = check("locals {\n  a = tos$0et([\"a\"])\n}\n");
+        assert!(md.starts_with("```hcl\ntoset(v any) set(any)"), "{md}");
+    }
 
     #[test]
     fn an_instance_key_says_how_many_resource_instances_the_state_binds_to_it() {

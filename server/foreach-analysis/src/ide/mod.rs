@@ -5,11 +5,13 @@
 //! [`salsa::Cancelled::catch`]: when the host applies a change while a question is being answered, the answer is
 //! abandoned and the caller gets `Err(Cancelled)`.
 
+mod calls;
 mod code_actions;
 mod completion;
 mod cursor;
 mod document_links;
 mod folding;
+mod function_docs;
 mod goto;
 mod highlight;
 mod hover;
@@ -20,11 +22,17 @@ mod inlay_hints;
 mod key_completion;
 mod key_origin;
 mod migrate_action;
+mod occurrences;
 mod provider_info;
+mod provider_links;
 mod references;
+mod rename;
+mod rename_key;
+mod rename_provider;
 mod results;
 mod selection;
 mod semantic_tokens;
+mod signature_help;
 mod state_info;
 mod symbols;
 #[cfg(test)]
@@ -48,8 +56,10 @@ pub use folding::{Fold, FoldKind};
 pub use highlight::Highlight;
 pub use inlay_hints::InlayHint;
 pub use migrate_action::Refactor;
+pub use rename::RenameError;
 pub use results::{CompletionItem, CompletionKind, CompletionList, HoverResult, NavigationTarget};
 pub use semantic_tokens::{MODIFIERS, SemanticToken, TokenType, modifier, tokens as semantic_tokens_of};
+pub use signature_help::SignatureHelp;
 pub use symbols::{Symbol, SymbolKind};
 
 /// The result of a question asked of a snapshot that a newer change may cancel.
@@ -137,6 +147,24 @@ impl Analysis {
     /// Every use of the provider configuration under the cursor (and its block, with `include_declaration`).
     pub fn references(&self, pos: FilePosition, include_declaration: bool) -> Cancellable<Vec<crate::FileRange>> {
         self.with(|db, ws| references::references(db, ws, pos, include_declaration))
+    }
+
+    /// The name under the cursor that a rename would change, or why it cannot be renamed (`rename.rs`).
+    pub fn prepare_rename(&self, pos: FilePosition) -> Cancellable<Result<TextRange, RenameError>> {
+        self.with(|db, ws| rename::prepare_rename(db, ws, pos))
+    }
+
+    /// The edits that rename the symbol under the cursor to `new_name`, or why it cannot be renamed.
+    pub fn rename(&self, pos: FilePosition, new_name: &str) -> Cancellable<Result<Vec<crate::TextEdit>, RenameError>> {
+        self.with(|db, ws| rename::rename(db, ws, pos, new_name))
+    }
+
+    /// The signature of the built-in function call around the cursor and the parameter being typed.
+    pub fn signature_help(&self, pos: FilePosition) -> Cancellable<Option<SignatureHelp>> {
+        self.with(|db, ws| {
+            let file = source_file(db, ws, pos.file)?;
+            signature_help::signature_help(file.text(db), pos.offset)
+        })
     }
 
     pub fn document_symbols(&self, file: FileId) -> Cancellable<Vec<Symbol>> {

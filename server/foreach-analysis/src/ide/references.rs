@@ -1,18 +1,24 @@
 //! Find references of a provider configuration: every resource (by `provider = …`, or implicitly for a default
-//! configuration) and every module call's `providers` entry that uses it, in the configuration's module.
+//! configuration) and every module call's `providers` entry that uses it, in the configuration's module. Of a
+//! variable, local, output, module call or resource: every place that names it (`occurrences.rs`).
 
 use crate::base::FileRange;
 use crate::db::{Db, Workspace, module};
 use crate::model::module::Module;
 use crate::providers::config::{ConfigTarget, implied_provider, module_references, resolve_config};
 
+use super::occurrences::{occurrences, symbol_at};
 use super::{FilePosition, dir_of, source_file, touches};
 
 pub(crate) fn references(db: &dyn Db, ws: Workspace, pos: FilePosition, include_declaration: bool) -> Vec<FileRange> {
     let Some(file) = source_file(db, ws, pos.file) else { return Vec::new() };
     let Some(dir) = dir_of(db, ws, file) else { return Vec::new() };
     let m = module(db, dir);
-    let Some((name, alias)) = config_at(&m, pos) else { return Vec::new() };
+    let Some((name, alias)) = config_at(&m, pos) else {
+        let Some((symbol, _)) = symbol_at(db, ws, pos) else { return Vec::new() };
+        let found = occurrences(db, ws, &symbol);
+        return found.sites.into_iter().filter(|o| include_declaration || !o.declaration).map(|o| o.location).collect();
+    };
     let mut out = Vec::new();
     if include_declaration && let ConfigTarget::Block(i) = resolve_config(&m, &name, alias.as_deref()) {
         out.push(m.providers[i].site.name_location());
@@ -91,5 +97,21 @@ module "m" {
             .replace("by_re$0gion", "by_region")
             .replace("provider \"aws\" {\n  region", "provider \"a$0ws\" {\n  region");
         assert_eq!(check(&default), ["\"aws\"", "\"b\""]);
+    }
+
+    #[test]
+    fn every_use_of_a_variable_local_output_module_and_resource() {
+        let var = "#- /main.tf\nvariable \"r\" {}\nlocals {\n  a = var.r$0\n}\n#- /terraform.tfvars\nr = 1\n";
+        assert_eq!(check(var), ["r", "r", "r"]);
+        let local = "locals {\n  a$0 = 1\n  b = local.a\n  c = [local.a]\n}\n";
+        assert_eq!(check(local), ["a", "a", "a"]);
+        let output = "#- /main.tf\nmodule \"c\" {\n  source = \"./c\"\n}\nlocals {\n  v = module.c.id\n}\n#- /c/main.tf\noutput \"i$0d\" {\n  value = 1\n}\n";
+        assert_eq!(check(output), ["id", "id"]);
+        let call = output.replace("i$0d", "id").replace("module \"c\"", "module \"$0c\"");
+        assert_eq!(check(&call), ["c", "c"]);
+        let resource = "resource \"x\" \"y\" {}\ndata \"x\" \"y\" {}\nlocals {\n  a = x.y$0.id\n  b = data.x.y.id\n}\n";
+        assert_eq!(check(resource), ["y", "y"]);
+        let data = resource.replace("x.y$0.id", "x.y.id").replace("data.x.y.id", "data.x.$0y.id");
+        assert_eq!(check(&data), ["y", "y"]);
     }
 }

@@ -20,6 +20,8 @@ pub mod initialize;
 pub mod initialized;
 pub mod inlay_hint;
 pub mod references;
+pub mod rename;
 pub mod selection_range;
 pub mod semantic_tokens;
+pub mod signature_help;
 pub mod workspace_symbol;

@@ -1,0 +1,67 @@
+//! `textDocument/prepareRename` and `textDocument/rename` through the real server: a workspace edit across the
+//! module's files and its `.tfvars`, and a refusal answered as an error with the reason.
+
+mod common;
+
+use common::{TestClient, canonical, uri, workspace};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rename_a_variable_across_files_and_refuse_what_is_unsafe() {
+    let main_text = "variable \"region\" {}\nlocals {\n  a = var.region\n}\n";
+    let ws = workspace(&[
+        ("main.tf", main_text),
+        ("terraform.tfvars", "region = \"eu\"\n"),
+        // Not open: its diagnostic tells the test that the workspace is indexed.
+        ("other.tf", "locals {\n  b = local.nope\n}\n"),
+    ]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let tfvars = uri(&root.join("terraform.tfvars"));
+    let other = uri(&root.join("other.tf"));
+    let mut c = TestClient::start();
+    let init = c.initialize(Some(&root), json!({})).await;
+    assert_eq!(init["capabilities"]["renameProvider"]["prepareProvider"], true);
+    c.diagnostics_for(&other, |d| !d.is_empty()).await;
+    c.open(&main, main_text).await;
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": main}, "position": {"line": line, "character": character}});
+
+    let prepared = c.request("textDocument/prepareRename", at(2, 11)).await;
+    assert_eq!(prepared, json!({"start": {"line": 2, "character": 10}, "end": {"line": 2, "character": 16}}));
+
+    let mut params = at(2, 11);
+    params["newName"] = json!("zone");
+    let edit = c.request("textDocument/rename", params).await;
+    let changes = &edit["changes"];
+    let main_edits: Vec<_> =
+        changes[main.as_str()].as_array().unwrap().iter().map(|e| e["range"]["start"].clone()).collect();
+    assert_eq!(main_edits.len(), 2, "{edit}");
+    assert!(main_edits.contains(&json!({"line": 0, "character": 10})), "{edit}");
+    assert_eq!(changes[tfvars.as_str()][0]["range"]["start"], json!({"line": 0, "character": 0}));
+    assert_eq!(changes[tfvars.as_str()][0]["newText"], "zone");
+
+    // A block keyword cannot be renamed: an error with the reason.
+    let r = c.request_full("textDocument/prepareRename", at(0, 2)).await;
+    assert!(r["error"]["message"].as_str().unwrap().contains("nothing to rename"), "{r}");
+    let mut bad = at(2, 11);
+    bad["newName"] = json!("9x");
+    let r = c.request_full("textDocument/rename", bad).await;
+    assert!(r["error"]["message"].as_str().unwrap().contains("not a valid name"), "{r}");
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signature_help_and_function_hover() {
+    let mut c = TestClient::start();
+    let init = c.initialize(None, json!({})).await;
+    assert!(!init["capabilities"]["signatureHelpProvider"].is_null());
+    let doc = "file:///lsp-test/signature/main.tf";
+    c.open(doc, "locals {\n  a = cidrsubnet(\"10.0.0.0/16\", 8, 1)\n}\n").await;
+    let at = |line: u32, character: u32| json!({"textDocument": {"uri": doc}, "position": {"line": line, "character": character}});
+    let h = c.request("textDocument/signatureHelp", at(1, 32)).await;
+    assert_eq!(h["signatures"][0]["label"], "cidrsubnet(prefix string, newbits number, netnum number) string");
+    assert_eq!(h["activeParameter"], 1);
+    let hover = c.request("textDocument/hover", at(1, 8)).await;
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("cidrsubnet(prefix string"), "{hover}");
+    c.shutdown().await;
+}
