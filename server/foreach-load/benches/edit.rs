@@ -11,11 +11,15 @@
 //!   the language-server benchmark;
 //! - `edit_then_file_diagnostics`: the same edit, then only the edited file's diagnostics.
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use foreach_analysis::host::{AnalysisHost, Change};
-use foreach_load::{LoadOptions, load, path_string};
+use foreach_load::path_string;
+
+#[path = "support/workspace.rs"]
+mod support;
+
+use support::loaded_workspace;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -34,20 +38,11 @@ struct Edited {
 fn workspace() -> &'static Mutex<Edited> {
     static WS: OnceLock<Mutex<Edited>> = OnceLock::new();
     WS.get_or_init(|| {
-        let root = PathBuf::from(std::env::var("FOREACH_BENCH_WS").unwrap_or_else(|_| "/tmp/ws10".into()));
-        assert!(
-            root.is_dir(),
-            "{} is missing: python3 server/bench/gen-workspace.py {} --modules 500 --mb 10",
-            root.display(),
-            root.display()
-        );
+        let (root, host) = loaded_workspace();
         let file = std::env::var("FOREACH_BENCH_FILE").unwrap_or_else(|_| "modules/m00485/main.tf".into());
-        let loaded = load(&LoadOptions::new(std::slice::from_ref(&root))).expect("the workspace loads");
         let path = path_string(&root.join(&file).canonicalize().expect("the edited file exists"));
         let good = std::fs::read_to_string(&path).expect("the edited file reads");
         let bad = misspelt(&good);
-        let host = loaded.host;
-        let _ = host.diagnostics();
         Mutex::new(Edited { host, path, texts: [Arc::from(good), Arc::from(bad)], flip: 0 })
     })
 }
