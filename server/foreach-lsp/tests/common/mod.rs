@@ -62,8 +62,17 @@ impl TestClient {
         self.wait_for(|m| m.get("id") == Some(&json!(id)) && m.get("method").is_none()).await
     }
 
+    /// Sends a request and returns its result. A request that a change arriving meanwhile cancelled ("content
+    /// modified", as the protocol asks the server to answer) is sent again, as editors do.
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
-        let r = self.request_full(method, params).await;
+        const CONTENT_MODIFIED: i64 = -32801;
+        let mut r = self.request_full(method, params.clone()).await;
+        for _ in 0..20 {
+            if r["error"]["code"].as_i64() != Some(CONTENT_MODIFIED) {
+                break;
+            }
+            r = self.request_full(method, params.clone()).await;
+        }
         assert!(r.get("error").is_none(), "{method} failed: {r}");
         r["result"].clone()
     }
