@@ -245,6 +245,16 @@ impl State {
         self.run_on_snapshot(None, f).await
     }
 
+    /// [`State::with_analysis`] for a request about one document: the analysis first gets the document's newest
+    /// text, since the `didChange` sent before the request may still be on its way to the host.
+    pub async fn with_document<T, F>(self: &Arc<Self>, document: Uri, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Snapshot) -> Cancellable<T> + Send + 'static,
+    {
+        self.run_on_snapshot(Some(document), f).await
+    }
+
     /// The project file when it defines environments: hover and completion then answer per environment.
     pub fn environments(&self) -> Option<Arc<foreach_load::project::Project>> {
         match &self.lock_host().project {

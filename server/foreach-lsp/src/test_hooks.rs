@@ -6,6 +6,8 @@
 //!   document, so a soak test can compare it with the text it expects after thousands of edits;
 //! - a position request (hover, completion, ...) on a document containing [`PANIC_MARKER`] panics inside the
 //!   analysis closure, and one containing [`SLOW_MARKER`] sleeps there, to test crash isolation and cancellation;
+//! - a `didChange` that leaves [`LATE_SYNC_MARKER`] in a document reaches the analysis [`LATE_SYNC`] late, as on a
+//!   loaded machine, to test that a request sent after it still answers from the new text;
 //! - indexing a workspace folder that holds a file named [`SLOW_INDEX_MARKER`] takes [`SLOW`] longer, to test
 //!   what the server does while a big workspace is still being indexed.
 //!
@@ -23,6 +25,9 @@ pub const DOCUMENT_TEXT: &str = "foreach-ls/documentText";
 pub const PANIC_MARKER: &str = "__foreach_ls_test_panic__";
 pub const SLOW_MARKER: &str = "__foreach_ls_test_slow__";
 pub const SLOW_INDEX_MARKER: &str = ".foreach-ls-test-slow-index";
+pub const LATE_SYNC_MARKER: &str = "__foreach_ls_test_late_sync__";
+/// How late a change leaving [`LATE_SYNC_MARKER`] reaches the analysis.
+pub const LATE_SYNC: Duration = Duration::from_millis(300);
 /// How long a request on a document with [`SLOW_MARKER`] takes.
 pub const SLOW: Duration = Duration::from_secs(5);
 
@@ -83,5 +88,12 @@ pub fn disturb(d: Disturbance) {
 pub fn slow_index(state: &State, roots: &[crate::state::Root]) {
     if state.test_hooks && roots.iter().any(|r| r.path.join(SLOW_INDEX_MARKER).exists()) {
         std::thread::sleep(SLOW);
+    }
+}
+
+/// Runs in `didChange` before the new text goes to the analysis.
+pub async fn late_sync(state: &State, uri: &Uri) {
+    if state.test_hooks && state.docs.text(uri).is_some_and(|t| t.contains(LATE_SYNC_MARKER)) {
+        tokio::time::sleep(LATE_SYNC).await;
     }
 }

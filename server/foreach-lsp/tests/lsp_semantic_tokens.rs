@@ -94,3 +94,31 @@ async fn full_range_and_delta() {
     assert_eq!(stale["data"], again["data"]);
     c.shutdown().await;
 }
+
+/// Every request about a document sees the `didChange` sent before it, although the server handles notifications
+/// and requests concurrently: the answer never comes from the text before the change. The test hook delays each
+/// change on its way to the analysis, as a loaded machine may.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_sees_the_change_sent_before_it() {
+    let text = format!("{TEXT}# {}\n", foreach_lsp::test_hooks::LATE_SYNC_MARKER);
+    let ws = workspace(&[("main.tf", &text)]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = TestClient::start_with_hooks();
+    let init = c.initialize(Some(&root), json!({})).await;
+    let legend = init["capabilities"]["semanticTokensProvider"]["legend"].clone();
+    c.open(&main, &text).await;
+    for version in 1..=5u64 {
+        // Each version adds one more `+ 1`: one more operator token on line 5.
+        let changed = text.replace("n      = 2", &format!("n      = 2{}", " + 1".repeat(version as usize)));
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": main, "version": version}, "contentChanges": [{"text": changed}]}),
+        )
+        .await;
+        let full = c.request("textDocument/semanticTokens/full", json!({"textDocument": {"uri": main}})).await;
+        let operators = decode(&legend, &full["data"]).iter().filter(|t| t.0 == 5 && t.3 == "operator").count();
+        assert_eq!(operators as u64, 1 + version, "version {version}: {full}");
+    }
+    c.shutdown().await;
+}

@@ -12,6 +12,8 @@ use crate::state::State;
 pub async fn run(state: &Arc<State>, p: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
     let uri = p.text_document.uri;
     let path = uri_to_path(&uri);
+    // The answer must reflect the edits sent before this request, which may still be on their way to the host.
+    state.sync_document(uri.clone()).await;
     let (all, _) = compute_all(state).await?;
     let items = match path {
         Some(_) => all.into_iter().find(|f| f.uri == uri).map(|f| f.items).unwrap_or_default(),

@@ -15,7 +15,10 @@ const GAP_TIMEOUT: Duration = Duration::from_millis(200);
 pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
     let uri = p.text_document.uri;
     match state.docs.change(&uri, p.text_document.version, p.content_changes, state.encoding()) {
-        EditOutcome::Applied { .. } => state.sync_document(uri).await,
+        EditOutcome::Applied { .. } => {
+            crate::test_hooks::late_sync(state, &uri).await;
+            state.sync_document(uri).await
+        }
         EditOutcome::Waiting => {
             let s = Arc::clone(state);
             state.spawn_background(async move {

@@ -12,7 +12,7 @@ use crate::state::State;
 pub async fn run(state: &Arc<State>, p: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
     let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
     state
-        .with_analysis(move |snap| {
+        .with_document(p.text_document.uri.clone(), move |snap| {
             let a = &snap.analysis;
             let Some(file) = a.file_id(&path)? else { return Ok(None) };
             let folds = a.folding_ranges(file)?;

@@ -13,7 +13,7 @@ pub async fn run(state: &Arc<State>, p: SelectionRangeParams) -> Result<Option<V
     let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
     let positions = p.positions;
     state
-        .with_analysis(move |snap| {
+        .with_document(p.text_document.uri.clone(), move |snap| {
             let a = &snap.analysis;
             let Some(file) = a.file_id(&path)? else { return Ok(None) };
             let Some(index) = a.line_index(file)? else { return Ok(None) };

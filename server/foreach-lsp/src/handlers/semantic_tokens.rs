@@ -88,7 +88,7 @@ fn remember(uri: &Uri, data: Vec<SemanticToken>) -> String {
 async fn compute(state: &Arc<State>, uri: &Uri, range: Option<Range>) -> Result<Option<Vec<SemanticToken>>> {
     let Some(path) = uri_to_path(uri) else { return Ok(None) };
     state
-        .with_analysis(move |snap| {
+        .with_document(uri.clone(), move |snap| {
             let a = &snap.analysis;
             let Some(file) = a.file_id(&path)? else { return Ok(None) };
             let Some(index) = a.line_index(file)? else { return Ok(None) };
