@@ -59,7 +59,7 @@ fn inputs(text: &str) -> ModuleStaticInputs {
         } else if block.ident.name == "locals" {
             for a in block.body.attributes() {
                 locals.push(LocalDecl {
-                    name: a.key.name.clone(),
+                    name: a.key.name.to_string(),
                     file,
                     range: FileRange::new(file, a.range),
                     expr: a.value.clone(),

@@ -192,7 +192,9 @@ fn single_provider_arguments(
             let ctx = EvalContext { origin: format!("provider `{name}`"), ..EvalContext::default() };
             p.config
                 .iter()
-                .map(|a| (a.name.name.clone(), Evaluator::new(&scope, a.file, &ctx, Default::default()).eval(&a.expr)))
+                .map(|a| {
+                    (a.name.name.to_string(), Evaluator::new(&scope, a.file, &ctx, Default::default()).eval(&a.expr))
+                })
                 .collect()
         })
         .collect()

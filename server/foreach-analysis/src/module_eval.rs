@@ -134,7 +134,7 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
             .inputs
             .iter()
             .map(|input| CallArgument {
-                name: input.name.name.clone(),
+                name: input.name.name.to_string(),
                 value: scope.eval(input.file, &input.expr, &ctx),
                 location: input.location(),
             })

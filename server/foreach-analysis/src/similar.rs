@@ -248,7 +248,7 @@ fn index_keys_equal(a: &IndexKey<'_>, b: &IndexKey<'_>) -> bool {
         (IndexKey::Legacy(x), IndexKey::Legacy(y)) => x == y,
         (IndexKey::Expr(x), IndexKey::Expr(y)) => eq_operator(x, y),
         (IndexKey::Legacy(n), IndexKey::Expr(e)) | (IndexKey::Expr(e), IndexKey::Legacy(n)) => {
-            let number = Expr::new(ExprKind::Number(n.to_string()), TextRange::default());
+            let number = Expr::new(ExprKind::Number(n.to_string().into()), TextRange::default());
             eq_operator(&number, e)
         }
     }

@@ -297,7 +297,7 @@ fn apply_file(
                     continue;
                 }
                 out.values.insert(
-                    name.clone(),
+                    name.to_string(),
                     Assignment {
                         source: ValueSource::File { location: FileRange::new(id, a.range) },
                         value: RawValue::Expr { file: id, expr: a.value.clone() },

@@ -153,7 +153,7 @@ fn winner(h: &AnalysisHost, name: &str) -> (ValueSource, String) {
     let text = match asg.value {
         RawValue::Text(t) => t,
         RawValue::Expr { expr, .. } => match expr.kind {
-            foreach_syntax::ast::ExprKind::Number(n) => n,
+            foreach_syntax::ast::ExprKind::Number(n) => n.to_string(),
             other => format!("{other:?}"),
         },
         RawValue::Encrypted { .. } => "(encrypted)".to_string(),

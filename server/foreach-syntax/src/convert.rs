@@ -19,6 +19,7 @@ use crate::ast::{
     UnaryOp,
 };
 use crate::{TextRange, TextSize};
+use smol_str::SmolStr;
 
 /// Converts nodes parsed from `src` (a slice of the original text starting at byte `base`).
 pub(crate) struct Converter<'a> {
@@ -115,14 +116,14 @@ impl<'a> Converter<'a> {
         let span = label.span();
         let range = self.range(span, self.start());
         match label {
-            hs::BlockLabel::String(s) => BlockLabel { value: s.into_value(), quoted: true, range },
-            hs::BlockLabel::Ident(i) => BlockLabel { value: i.into_value().into_string(), quoted: false, range },
+            hs::BlockLabel::String(s) => BlockLabel { value: s.into_value().into(), quoted: true, range },
+            hs::BlockLabel::Ident(i) => BlockLabel { value: SmolStr::new(i.as_str()), quoted: false, range },
         }
     }
 
     fn ident(&self, ident: hcl_edit::Decorated<hcl_edit::Ident>) -> Ident {
         let range = self.range(ident.span(), self.start());
-        Ident { name: ident.into_value().into_string(), range }
+        Ident { name: SmolStr::new(ident.as_str()), range }
     }
 
     pub(crate) fn expr(&self, expr: Expression) -> Expr {
@@ -131,13 +132,13 @@ impl<'a> Converter<'a> {
         let kind = match expr {
             Expression::Null(_) => ExprKind::Null,
             Expression::Bool(b) => ExprKind::Bool(*b.value()),
-            Expression::Number(_) => ExprKind::Number(self.number_text(span)),
+            Expression::Number(_) => ExprKind::Number(self.number_text(span).into()),
             Expression::String(s) => {
                 // Inside the quotes (never inverted, whatever the range).
                 let start = (range.start() + TextSize::from(1)).min(range.end());
                 let end = range.end().checked_sub(TextSize::from(1)).unwrap_or(range.end()).max(start);
                 let inner = TextRange::new(start, end);
-                let parts = vec![TemplatePart::Literal { value: s.into_value(), range: inner }];
+                let parts = vec![TemplatePart::Literal { value: s.into_value().into(), range: inner }];
                 ExprKind::Template(Template { parts, kind: TemplateKind::Quoted })
             }
             Expression::StringTemplate(t) => {
@@ -291,7 +292,7 @@ impl<'a> Converter<'a> {
                     if trim_start {
                         strip_after(&mut value, lines);
                     }
-                    parts.push(TemplatePart::Literal { value, range });
+                    parts.push(TemplatePart::Literal { value: value.into(), range });
                 }
                 Element::Interpolation(interp) => parts.push(TemplatePart::Interpolation(self.expr(interp.expr))),
                 Element::Directive(directive) => parts.push(self.directive(*directive, lines)),

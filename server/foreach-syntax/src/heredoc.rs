@@ -7,11 +7,11 @@
 //! line break ("blank") does not count and keeps its whitespace. Strip markers (`~`) run first, so a stripped
 //! indentation (`  %{~ endif }`) can leave a line starting with an empty literal, which counts as zero.
 
-use crate::ast::{Template, TemplateFor, TemplateIf, TemplatePart};
+use crate::ast::{SmolStr, Template, TemplateFor, TemplateIf, TemplatePart};
 
 /// One token of the flattened template: a literal (a part's text) or anything else.
 enum Token<'a> {
-    Literal(&'a mut String),
+    Literal(&'a mut SmolStr),
     Other,
 }
 
@@ -63,7 +63,9 @@ pub(crate) fn remove_indentation(template: &mut Template) {
     for &(index, pos) in starts.iter().rev() {
         if let Token::Literal(text) = &mut tokens[index] {
             let bytes: usize = text[pos..].chars().take(min).map(char::len_utf8).sum();
-            text.replace_range(pos..pos + bytes, "");
+            let mut edited = text.to_string();
+            edited.replace_range(pos..pos + bytes, "");
+            **text = edited.into();
         }
     }
 }

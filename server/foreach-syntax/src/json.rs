@@ -113,7 +113,7 @@ impl Reader<'_> {
             if name == "//" {
                 continue;
             }
-            let ident = Ident { name, range: self.range(key_range.clone()) };
+            let ident = Ident { name: name.into(), range: self.range(key_range.clone()) };
             if let Some(block) = schema.block(&ident.name) {
                 self.blocks(&ident, Vec::new(), prop.value, block.labels, block.body, &mut structures);
             } else {
@@ -149,7 +149,7 @@ impl Reader<'_> {
                         continue;
                     }
                     let mut labels = labels.clone();
-                    labels.push(BlockLabel { value, quoted: true, range: self.range(key_range) });
+                    labels.push(BlockLabel { value: value.into(), quoted: true, range: self.range(key_range) });
                     self.blocks(ident, labels, prop.value, labels_left - 1, schema, out);
                 }
             }
@@ -174,7 +174,7 @@ impl Reader<'_> {
         let mut structures = Vec::new();
         for prop in object.properties {
             let (name, key_range) = prop_name(prop.name);
-            let key = Ident { name, range: self.range(key_range) };
+            let key = Ident { name: name.into(), range: self.range(key_range) };
             let value = self.value(prop.value, AttrMode::Literal);
             let range = TextRange::new(key.range.start(), value.range.end().max(key.range.start()));
             structures.push(Structure::Attribute(Attribute { key, value, range }));
@@ -188,7 +188,7 @@ impl Reader<'_> {
         let kind = match value {
             j::Value::NullKeyword(_) => ExprKind::Null,
             j::Value::BooleanLit(b) => ExprKind::Bool(b.value),
-            j::Value::NumberLit(n) => ExprKind::Number(n.value.to_owned()),
+            j::Value::NumberLit(n) => ExprKind::Number(n.value.into()),
             j::Value::StringLit(s) => return self.string(s, mode),
             j::Value::Array(a) => {
                 let item_mode = mode.element();
@@ -202,7 +202,7 @@ impl Reader<'_> {
                         ObjectPropName::String(s) => self.object_key(s, key_mode),
                         ObjectPropName::Word(w) => {
                             let r = w.range;
-                            ObjectKey::Ident(Ident { name: w.value.to_owned(), range: self.range(r.start..r.end) })
+                            ObjectKey::Ident(Ident { name: w.value.into(), range: self.range(r.start..r.end) })
                         }
                     };
                     items.push(ObjectItem { key, value: self.value(prop.value, value_mode) });
@@ -232,7 +232,7 @@ impl Reader<'_> {
         match mode {
             AttrMode::Literal => {
                 let inner = if exact { self.range(content) } else { range };
-                let parts = vec![TemplatePart::Literal { value: s.value.into_owned(), range: inner }];
+                let parts = vec![TemplatePart::Literal { value: s.value.into(), range: inner }];
                 Expr::new(ExprKind::Template(Template { parts, kind: TemplateKind::Quoted }), range)
             }
             AttrMode::Template => match hcl_edit::parser::parse_template(&s.value) {

@@ -70,7 +70,7 @@ fn numbers_keep_their_source_text() {
         [("a = 1.50", "1.50"), ("a = 1e3", "1e3"), ("a = -7", "-7"), ("a = 0", "0"), ("a = 1e400", "1e400")]
     {
         let e = value(src);
-        assert_eq!(e.kind, ExprKind::Number(text.to_owned()), "{src}");
+        assert_eq!(e.kind, ExprKind::Number(text.into()), "{src}");
         assert_eq!(slice(src, e.range), text);
     }
 }

@@ -17,9 +17,9 @@ fn names(body: &Body) -> Vec<String> {
     body.structures
         .iter()
         .map(|s| match s {
-            Structure::Attribute(a) => a.key.name.clone(),
+            Structure::Attribute(a) => a.key.name.to_string(),
             Structure::Block(b) => {
-                let mut name = b.ident.name.clone();
+                let mut name = b.ident.name.to_string();
                 for l in &b.labels {
                     name.push('.');
                     name.push_str(&l.value);

@@ -137,7 +137,7 @@ fn module_scope() -> ModuleScope {
             _ => {
                 for a in block.body.attributes() {
                     locals.push(LocalDecl {
-                        name: a.key.name.clone(),
+                        name: a.key.name.to_string(),
                         file: MODULE_FILE,
                         range: FileRange::new(MODULE_FILE, a.range),
                         expr: a.value.clone(),

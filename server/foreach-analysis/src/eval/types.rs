@@ -272,11 +272,11 @@ fn parse_inner(
                     let mut attrs: Vec<ObjectAttr> = Vec::new();
                     for item in items {
                         let name = match &item.key {
-                            ObjectKey::Ident(i) => i.name.clone(),
+                            ObjectKey::Ident(i) => i.name.to_string(),
                             ObjectKey::Expr(e) => match e.unparenthesized().as_string_literal() {
                                 Some(s) => s,
                                 None => match &e.unparenthesized().kind {
-                                    ExprKind::Variable(i) => i.name.clone(),
+                                    ExprKind::Variable(i) => i.name.to_string(),
                                     _ => return Err(err(e.range, "object attribute names must be identifiers")),
                                 },
                             },

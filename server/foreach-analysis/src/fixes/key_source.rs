@@ -96,7 +96,7 @@ pub fn literal_collection(file: FileId, expr: &Expr, lookup: &dyn Lookup) -> Opt
                 let mut entries = Vec::new();
                 for item in items {
                     let key = match &item.key {
-                        ObjectKey::Ident(i) => Some(i.name.clone()),
+                        ObjectKey::Ident(i) => Some(i.name.to_string()),
                         ObjectKey::Expr(e) => e.as_string_literal(),
                     };
                     if let Some(key) = key {

@@ -50,7 +50,7 @@ fn collect_body(body: &Body, out: &mut Found, in_locals: bool) {
         match s {
             Structure::Attribute(a) => {
                 if in_locals {
-                    out.push((Target::Local(a.key.name.clone()), a.key.range, true));
+                    out.push((Target::Local(a.key.name.to_string()), a.key.range, true));
                 }
                 let provider_ref = matches!(a.key.name.as_str(), "provider" | "providers");
                 collect_expr(&a.value, out, provider_ref);
@@ -58,22 +58,22 @@ fn collect_body(body: &Body, out: &mut Found, in_locals: bool) {
             Structure::Block(b) => {
                 let l = |i: usize| b.labels.get(i);
                 match (b.ident.name.as_str(), l(0), l(1)) {
-                    ("variable", Some(n), _) => out.push((Target::Var(n.value.clone()), n.range, true)),
-                    ("module", Some(n), _) => out.push((Target::Module(n.value.clone()), n.range, true)),
+                    ("variable", Some(n), _) => out.push((Target::Var(n.value.to_string()), n.range, true)),
+                    ("module", Some(n), _) => out.push((Target::Module(n.value.to_string()), n.range, true)),
                     (kind @ ("resource" | "data" | "ephemeral"), Some(t), Some(n)) => {
                         let kind = match kind {
                             "resource" => "resource",
                             "data" => "data",
                             _ => "ephemeral",
                         };
-                        let target = Target::Managed(kind, t.value.clone(), n.value.clone());
+                        let target = Target::Managed(kind, t.value.to_string(), n.value.to_string());
                         out.push((target, TextRange::new(t.range.start(), n.range.end()), true));
                     }
                     ("provider", Some(n), _) => {
                         let alias = b.body.attribute("alias");
                         let name = alias.and_then(|a| a.value.as_string_literal());
                         let range = alias.map_or(n.range, |a| a.value.range);
-                        out.push((Target::Provider(n.value.clone(), name), range, true));
+                        out.push((Target::Provider(n.value.to_string(), name), range, true));
                     }
                     _ => {}
                 }
@@ -90,23 +90,25 @@ fn collect_expr(e: &Expr, out: &mut Found, provider_ref: bool) {
     };
     match &e.kind {
         ExprKind::Variable(root) if provider_ref => {
-            out.push((Target::Provider(root.name.clone(), None), root.range, false));
+            out.push((Target::Provider(root.name.to_string(), None), root.range, false));
         }
         ExprKind::Traversal { base, steps } if let ExprKind::Variable(root) = &base.kind => {
             let span = |id: &Ident| TextRange::new(root.range.start(), id.range.end());
             let target = match (root.name.as_str(), attr(steps, 0), attr(steps, 1)) {
                 (_, Some(a), _) if provider_ref => {
-                    Some((Target::Provider(root.name.clone(), Some(a.name.clone())), span(&a)))
+                    Some((Target::Provider(root.name.to_string(), Some(a.name.to_string())), span(&a)))
                 }
-                ("var", Some(a), _) => Some((Target::Var(a.name.clone()), span(&a))),
-                ("local", Some(a), _) => Some((Target::Local(a.name.clone()), span(&a))),
-                ("module", Some(a), _) => Some((Target::Module(a.name.clone()), span(&a))),
-                ("data", Some(t), Some(n)) => Some((Target::Managed("data", t.name, n.name.clone()), span(&n))),
+                ("var", Some(a), _) => Some((Target::Var(a.name.to_string()), span(&a))),
+                ("local", Some(a), _) => Some((Target::Local(a.name.to_string()), span(&a))),
+                ("module", Some(a), _) => Some((Target::Module(a.name.to_string()), span(&a))),
+                ("data", Some(t), Some(n)) => {
+                    Some((Target::Managed("data", t.name.to_string(), n.name.to_string()), span(&n)))
+                }
                 ("ephemeral", Some(t), Some(n)) => {
-                    Some((Target::Managed("ephemeral", t.name, n.name.clone()), span(&n)))
+                    Some((Target::Managed("ephemeral", t.name.to_string(), n.name.to_string()), span(&n)))
                 }
                 ("each" | "count" | "path" | "terraform" | "self", _, _) => None,
-                (ty, Some(n), _) => Some((Target::Managed("resource", ty.to_string(), n.name.clone()), span(&n))),
+                (ty, Some(n), _) => Some((Target::Managed("resource", ty.to_string(), n.name.to_string()), span(&n))),
                 _ => None,
             };
             if let Some((t, r)) = target {

@@ -86,7 +86,7 @@ pub(crate) fn symbol_at(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option
     if is_tfvars(file.file_name(db)) {
         let parsed = parse(db, file);
         let a = parsed.body.attributes().find(|a| touches(a.key.range, pos.offset))?;
-        return Some((Symbol::Variable(dir, a.key.name.clone()), a.key.range));
+        return Some((Symbol::Variable(dir, a.key.name.to_string()), a.key.range));
     }
     let m = module(db, dir);
     let on = |f: FileId, r: TextRange| f == pos.file && touches(r, pos.offset);
@@ -118,7 +118,7 @@ pub(crate) fn symbol_at(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option
         // An argument of a module call names a variable of the child.
         if let Some(a) = c.inputs.iter().find(|a| on(a.file, a.name.range)) {
             let child = child_dirs(db, ws, dir, &c.name).into_iter().next()?;
-            return Some((Symbol::Variable(child, a.name.name.clone()), a.name.range));
+            return Some((Symbol::Variable(child, a.name.name.to_string()), a.name.range));
         }
     }
     let parsed = parse(db, file);
@@ -167,7 +167,7 @@ pub(crate) fn occurrences(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Occurr
                 let runs = parsed.body.blocks().filter(|b| b.ident.name == "run").map(|b| &b.body);
                 for body in std::iter::once(&parsed.body).chain(runs) {
                     for b in body.blocks().filter(|b| b.ident.name == "variables") {
-                        for a in b.body.attributes().filter(|a| &a.key.name == name) {
+                        for a in b.body.attributes().filter(|a| a.key.name == name) {
                             let location = FileRange::new(f.id(db), a.key.range);
                             out.sites.push(Occurrence { location, declaration: false });
                         }
@@ -176,7 +176,7 @@ pub(crate) fn occurrences(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Occurr
             }
             for f in dir.files(db).iter().filter(|f| is_tfvars(f.file_name(db))) {
                 let parsed = parse(db, *f);
-                for a in parsed.body.attributes().filter(|a| &a.key.name == name) {
+                for a in parsed.body.attributes().filter(|a| a.key.name == name) {
                     let location = FileRange::new(f.id(db), a.key.range);
                     out.sites.push(Occurrence { location, declaration: false });
                 }
@@ -185,7 +185,7 @@ pub(crate) fn occurrences(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Occurr
                 out.dirs.push(caller);
                 let cm = module(db, caller);
                 for c in cm.module_calls.iter().filter(|c| c.name == call) {
-                    for a in c.inputs.iter().filter(|a| &a.name.name == name) {
+                    for a in c.inputs.iter().filter(|a| a.name.name == name) {
                         let location = FileRange::new(a.file, a.name.range);
                         out.sites.push(Occurrence { location, declaration: false });
                     }

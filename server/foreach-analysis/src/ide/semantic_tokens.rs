@@ -252,7 +252,7 @@ impl Walker {
                 let depth = self.scopes.len();
                 for v in f.key_var.iter().chain([&f.value_var]) {
                     self.push(v.range, TokenType::Parameter, modifier::DECLARATION);
-                    self.scopes.push(v.name.clone());
+                    self.scopes.push(v.name.to_string());
                 }
                 if let Some(k) = &f.key_expr {
                     self.expr(k, false);
@@ -351,7 +351,7 @@ impl Walker {
                     let depth = self.scopes.len();
                     for v in f.key_var.iter().chain([&f.value_var]) {
                         self.push(v.range, TokenType::Parameter, modifier::DECLARATION);
-                        self.scopes.push(v.name.clone());
+                        self.scopes.push(v.name.to_string());
                     }
                     self.template(&f.body);
                     self.scopes.truncate(depth);

@@ -173,7 +173,7 @@ fn body_value(scope: &ModuleScope, file: crate::FileId, body: &Body, ctx: &EvalC
             let Some(label) = b.label(0) else { continue };
             dynamic_values(scope, file, label, &b.body, ctx).into_iter().map(|v| (label.to_string(), v)).collect()
         } else {
-            vec![(b.ident.name.clone(), body_value(scope, file, &b.body, ctx, meta))]
+            vec![(b.ident.name.to_string(), body_value(scope, file, &b.body, ctx, meta))]
         };
         for (ident, v) in found {
             match blocks.iter_mut().find(|(i, _)| *i == ident) {

@@ -60,7 +60,7 @@ pub(super) fn plan(
     for (f, p) in parsed {
         let text = f.text(db);
         for l in p.body.blocks_named("locals") {
-            locals.extend(l.body.attributes().map(|a| a.key.name.clone()));
+            locals.extend(l.body.attributes().map(|a| a.key.name.to_string()));
         }
         for block in p.body.blocks() {
             let Some((kind, ty, name)) = identity(block) else { continue };

@@ -93,7 +93,7 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
         }
         "locals" => {
             for attr in block.body.attributes() {
-                out.locals.push(Arc::new(Local { name: attr.key.name.clone(), arg: arg(file, attr) }));
+                out.locals.push(Arc::new(Local { name: attr.key.name.to_string(), arg: arg(file, attr) }));
             }
         }
         "provider" if expect_labels(file, block, 1, "the provider's local name", out) => {
@@ -112,7 +112,7 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
             out.module_calls.push(Arc::new(lower_module_call(file, block)))
         }
         "output" if expect_labels(file, block, 1, "the output name", out) => out.outputs.push(Arc::new(Output {
-            name: block.labels[0].value.clone(),
+            name: block.labels[0].value.to_string(),
             site: site(file, block, 0),
             body_refs: body_refs(file, &block.body, &[]),
         })),
@@ -156,7 +156,7 @@ fn lower_check(file: FileId, block: &Block, out: &mut FileSummary) {
         }
     }
     out.others.push(Arc::new(OtherBlock {
-        kind: block.ident.name.clone(),
+        kind: block.ident.name.to_string(),
         site: site(file, block, 0),
         provider: None,
         target: None,
@@ -183,7 +183,7 @@ fn lower_address_block(file: FileId, block: &Block) -> OtherBlock {
         }
     }
     OtherBlock {
-        kind: block.ident.name.clone(),
+        kind: block.ident.name.to_string(),
         site: site(file, block, 0),
         provider: opt_arg(file, block.body.attribute("provider")),
         target: if block.ident.name == "import" { opt_arg(file, block.body.attribute("to")) } else { None },
@@ -219,7 +219,7 @@ fn terraform_only(block_type: &str) -> Option<&'static str> {
 fn lower_variable(file: FileId, block: &Block) -> Variable {
     let get = |name: &str| opt_arg(file, block.body.attribute(name));
     Variable {
-        name: block.labels[0].value.clone(),
+        name: block.labels[0].value.to_string(),
         site: site(file, block, 0),
         ty: get("type"),
         default: get("default"),
@@ -239,7 +239,7 @@ const PROVIDER_RESERVED_BLOCKS: &[&str] = &["lifecycle", "locals"];
 
 fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
     let mut p = ProviderBlock {
-        name: block.labels[0].value.clone(),
+        name: block.labels[0].value.to_string(),
         site: site(file, block, 0),
         alias: None,
         for_each: None,
@@ -264,12 +264,12 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
                 }
             },
             Structure::Block(b) if PROVIDER_RESERVED_BLOCKS.contains(&b.ident.name.as_str()) => {
-                p.reserved.push((b.ident.name.clone(), FileRange::new(file, b.ident.range)))
+                p.reserved.push((b.ident.name.to_string(), FileRange::new(file, b.ident.range)))
             }
             Structure::Block(b) => {
                 // Through the structure, so that a `dynamic` block binds its iterator.
                 collect_structure_refs(s, &[], false, &mut Vec::new(), &mut p.body_refs.refs);
-                p.config_blocks.push((b.ident.name.clone(), FileRange::new(file, b.ident.range)));
+                p.config_blocks.push((b.ident.name.to_string(), FileRange::new(file, b.ident.range)));
             }
         }
     }
@@ -316,7 +316,7 @@ fn lower_module_call(file: FileId, block: &Block) -> ModuleCall {
     let get = |name: &str| opt_arg(file, block.body.attribute(name));
     let enabled = lifecycle_enabled(file, block);
     ModuleCall {
-        name: block.labels[0].value.clone(),
+        name: block.labels[0].value.to_string(),
         site: site(file, block, 0),
         source: get("source"),
         version: get("version"),
@@ -351,7 +351,7 @@ fn lower_terraform(file: FileId, block: &Block, out: &mut FileSummary) {
 
 fn lower_required_provider(file: FileId, attr: &Attribute) -> RequiredProvider {
     let mut rp = RequiredProvider {
-        local_name: attr.key.name.clone(),
+        local_name: attr.key.name.to_string(),
         location: FileRange::new(file, attr.key.range),
         source: None,
         configuration_aliases: Vec::new(),
@@ -362,7 +362,7 @@ fn lower_required_provider(file: FileId, attr: &Attribute) -> RequiredProvider {
         ExprKind::Object(items) => {
             for item in items {
                 let key = match &item.key {
-                    foreach_syntax::ast::ObjectKey::Ident(i) => i.name.clone(),
+                    foreach_syntax::ast::ObjectKey::Ident(i) => i.name.to_string(),
                     foreach_syntax::ast::ObjectKey::Expr(e) => e.as_string_literal().unwrap_or_default(),
                 };
                 match key.as_str() {
@@ -395,7 +395,7 @@ fn provider_alias_traversal(e: &foreach_syntax::ast::Expr) -> Option<(String, St
     let root = traversal_root(base)?;
     match steps.as_slice() {
         [step] => match &step.op {
-            TraversalOp::GetAttr(a) => Some((root.name, a.name.clone())),
+            TraversalOp::GetAttr(a) => Some((root.name.to_string(), a.name.to_string())),
             _ => None,
         },
         _ => None,
@@ -447,7 +447,7 @@ fn collect_structure_refs(
                 .body
                 .attribute("iterator")
                 .and_then(|a| match &a.value.kind {
-                    ExprKind::Variable(i) => Some(i.name.clone()),
+                    ExprKind::Variable(i) => Some(i.name.to_string()),
                     // JSON syntax writes the name as a string.
                     _ => a.value.as_string_literal(),
                 })
@@ -467,7 +467,7 @@ fn collect_structure_refs(
                 out.extend(references(&a.value, &bb));
             }
             if let Some(it) = iterator {
-                bound.push(it);
+                bound.push(it.to_string());
             }
             for content in b.body.blocks_named("content") {
                 collect_body_refs(&content.body, &[], false, bound, out);

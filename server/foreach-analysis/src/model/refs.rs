@@ -88,7 +88,7 @@ pub fn traversal_root(expr: &Expr) -> Option<Ident> {
         ExprKind::Bool(false) => "false",
         _ => return None,
     };
-    Some(Ident { name: name.to_string(), range: expr.range })
+    Some(Ident { name: name.into(), range: expr.range })
 }
 
 /// Collects the references of `expr`, skipping names bound in `bound` (e.g. a `dynamic` block's iterator).
@@ -163,7 +163,7 @@ impl Walker {
                         end = steps[0].range.end();
                     }
                     let range = TextRange::new(root.range.start(), end);
-                    if !self.bound.contains(&root.name) {
+                    if !self.bound.iter().any(|b| *b == root.name) {
                         self.out.push(Reference::with_instance_step(
                             &root.name,
                             &attrs,

@@ -144,7 +144,7 @@ fn providers_entries<'a>(
     let mut out = Vec::new();
     for item in items {
         let name = match &item.key {
-            ObjectKey::Ident(i) => Some(i.name.clone()),
+            ObjectKey::Ident(i) => Some(i.name.to_string()),
             ObjectKey::Expr(e) => {
                 let (parsed, d) = parse_provider_ref(providers.file, e, RefSite::ProvidersKey);
                 diags.extend(d);

@@ -247,7 +247,7 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
                         ..EvalContext::default()
                     };
                     let args =
-                        p.config.iter().map(|a| (a.name.name.clone(), scope.eval(a.file, &a.expr, &ctx))).collect();
+                        p.config.iter().map(|a| (a.name.name.to_string(), scope.eval(a.file, &a.expr, &ctx))).collect();
                     ProviderInstance { key, each_value, args }
                 })
                 .collect(),

@@ -173,7 +173,7 @@ fn passed_names(call: &ModuleCall) -> HashSet<String> {
         for item in items {
             match &item.key {
                 foreach_syntax::ast::ObjectKey::Ident(i) => {
-                    out.insert(i.name.clone());
+                    out.insert(i.name.to_string());
                 }
                 foreach_syntax::ast::ObjectKey::Expr(e) => {
                     if let Some(name) = reference::providers_key_name(e) {

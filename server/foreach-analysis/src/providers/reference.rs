@@ -140,13 +140,19 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
             )],
         );
     }
-    let mut r =
-        ProviderRef { name: root.name, name_range: root.range, alias: None, key: None, range: expr.range, file };
+    let mut r = ProviderRef {
+        name: root.name.to_string(),
+        name_range: root.range,
+        alias: None,
+        key: None,
+        range: expr.range,
+        file,
+    };
     match steps {
         [] => {}
         [first, rest @ ..] => {
             match &first.op {
-                TraversalOp::GetAttr(alias) => r.alias = Some((alias.name.clone(), alias.range)),
+                TraversalOp::GetAttr(alias) => r.alias = Some((alias.name.to_string(), alias.range)),
                 TraversalOp::Index(_) if site == RefSite::ProvidersKey => {
                     return (None, vec![left_side_key(file, first.range)]);
                 }
@@ -221,10 +227,10 @@ pub fn providers_key_name(expr: &Expr) -> Option<String> {
             let root = root_name(base)?;
             match steps.first().map(|s| &s.op) {
                 Some(TraversalOp::GetAttr(a)) => Some(format!("{}.{}", root.name, a.name)),
-                _ => Some(root.name),
+                _ => Some(root.name.to_string()),
             }
         }
-        _ => root_name(expr).map(|r| r.name),
+        _ => root_name(expr).map(|r| r.name.to_string()),
     }
 }
 

@@ -51,7 +51,7 @@ pub fn inputs(text: &str, supplied: Vec<(&str, SuppliedValue)>) -> ModuleStaticI
             "locals" => {
                 for a in block.body.attributes() {
                     locals.push(LocalDecl {
-                        name: a.key.name.clone(),
+                        name: a.key.name.to_string(),
                         file: MODULE_FILE,
                         range: FileRange::new(MODULE_FILE, a.range),
                         expr: a.value.clone(),

@@ -79,7 +79,9 @@ fn render(cx: &mut FnCtx<'_, '_>, text: &str, vars: &Value) -> FnResult {
         && let Some(TemplatePart::Literal { value, .. }) = t.parts.last_mut()
     {
         // The wrapper added a final newline the template does not have.
-        value.pop();
+        let mut trimmed = value.to_string();
+        trimmed.pop();
+        *value = trimmed.into();
     }
     let scope = TemplateScope(cx.ev.scope);
     let mut sub = Evaluator::new(&scope, cx.ev.file, cx.ev.ctx, cx.ev.budget);
