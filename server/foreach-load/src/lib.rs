@@ -9,6 +9,7 @@
 
 pub mod environments;
 pub mod project;
+pub mod project_rename;
 pub mod state;
 
 use std::collections::{HashMap, HashSet};

@@ -39,4 +39,7 @@ fn neovim_shows_diagnostics_and_completes_instance_keys() {
         "the headless Neovim test",
     );
     assert!(report.contains("ok: completion"), "{report}");
+    for step in ["ok: formatting", "ok: semantic tokens", "ok: folding ranges", "ok: signature help", "ok: rename"] {
+        assert!(report.contains(step), "{step}: {report}");
+    }
 }

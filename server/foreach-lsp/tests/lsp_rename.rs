@@ -65,3 +65,40 @@ async fn signature_help_and_function_hover() {
     assert!(hover["contents"]["value"].as_str().unwrap().contains("cidrsubnet(prefix string"), "{hover}");
     c.shutdown().await;
 }
+
+/// A root module's variable is renamed in the project file's `-var` names too, in the environments that apply to
+/// its root, by span (the rest of the file, comments and alignment, untouched).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rename_a_root_variable_in_the_project_files_environments() {
+    let main_text = "variable \"region\" {}\nlocals {\n  a = var.region\n}\n";
+    let project = "# pipelines\n[environments.prod]\nvariables = { region = \"eu\", size = \"2\" }\n\n\
+                   [environments.dev.variables]\n\"region\" = \"us\"\n\n\
+                   [environments.elsewhere]\nroots = [\"other\"]\nvariables = { region = \"x\" }\n";
+    let ws = workspace(&[
+        (".git/HEAD", ""),
+        ("foreach-ls.toml", project),
+        ("main.tf", main_text),
+        ("other.tf", "locals {\n  b = local.nope\n}\n"),
+    ]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let other = uri(&root.join("other.tf"));
+    let toml = uri(&root.join("foreach-ls.toml"));
+    let mut c = TestClient::start();
+    c.initialize(Some(&root), json!({})).await;
+    c.diagnostics_for(&other, |d| !d.is_empty()).await;
+    c.open(&main, main_text).await;
+    let params = json!({"textDocument": {"uri": main}, "position": {"line": 2, "character": 11}, "newName": "zone"});
+    let edit = c.request("textDocument/rename", params).await;
+    let mut got: Vec<_> = edit["changes"][toml.as_str()]
+        .as_array()
+        .unwrap_or_else(|| panic!("no edit of the project file: {edit}"))
+        .iter()
+        .map(|e| (e["range"].clone(), e["newText"].clone()))
+        .collect();
+    got.sort_by_key(|(r, _)| r["start"]["line"].as_u64());
+    let at = |line: u32, from: u32, to: u32| json!({"start": {"line": line, "character": from}, "end": {"line": line, "character": to}});
+    assert_eq!(got, vec![(at(2, 14, 20), json!("zone")), (at(5, 1, 7), json!("zone"))], "{edit}");
+    assert_eq!(edit["changes"][main.as_str()].as_array().map(Vec::len), Some(2), "{edit}");
+    c.shutdown().await;
+}

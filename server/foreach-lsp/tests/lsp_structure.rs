@@ -101,7 +101,7 @@ async fn folding_selection_highlight_symbols_and_links() {
     let targets: Vec<&str> = links.as_array().unwrap().iter().map(|l| l["target"].as_str().unwrap()).collect();
     assert_eq!(targets.len(), 2, "{links}");
     assert!(targets[0].ends_with("/modules/net/main.tf"), "{links}");
-    assert_eq!(targets[1], "https://search.opentofu.org/module/terraform-aws-modules/vpc/aws/latest");
+    assert_eq!(targets[1], "https://search.opentofu.org/module/terraform-aws-modules/vpc/aws");
     assert_eq!(links[0]["range"]["start"], json!({"line": 5, "character": 12}));
     c.shutdown().await;
 }

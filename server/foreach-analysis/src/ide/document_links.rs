@@ -2,9 +2,11 @@
 //! first configuration file by name); a registry address links to the module's registry page.
 //!
 //! Registry pages: a source without a host (`ns/name/provider`) is resolved by OpenTofu on `registry.opentofu.org`,
-//! whose human-readable pages are on `search.opentofu.org` (`/module/<ns>/<name>/<provider>/latest`); an explicit
-//! `registry.terraform.io/...` source links to that registry's page. Other hosts have no known page layout and get
-//! no link.
+//! whose human-readable pages are on `search.opentofu.org` (`/module/<ns>/<name>/<provider>`, the newest version;
+//! a version is `/v1.2.3`, and `/latest` is a provider page's form, not a module's); an explicit
+//! `registry.terraform.io/...` source links to that registry's page (`/modules/<ns>/<name>/<provider>`). Other hosts
+//! have no known page layout and get no link. The forms were checked against links published by module authors
+//! (README badges) in 2026-11.
 
 use foreach_syntax::TextRange;
 
@@ -79,7 +81,7 @@ pub fn registry_url(source: &str) -> Option<String> {
     let [ns, name, provider] = rest;
     match host.as_deref() {
         None | Some("registry.opentofu.org") => {
-            Some(format!("https://search.opentofu.org/module/{ns}/{name}/{provider}/latest"))
+            Some(format!("https://search.opentofu.org/module/{ns}/{name}/{provider}"))
         }
         Some("registry.terraform.io") => Some(format!("https://registry.terraform.io/modules/{ns}/{name}/{provider}")),
         Some(_) => None,
@@ -94,7 +96,7 @@ mod tests {
     fn registry_addresses() {
         assert_eq!(
             registry_url("terraform-aws-modules/vpc/aws").as_deref(),
-            Some("https://search.opentofu.org/module/terraform-aws-modules/vpc/aws/latest")
+            Some("https://search.opentofu.org/module/terraform-aws-modules/vpc/aws")
         );
         assert_eq!(
             registry_url("registry.terraform.io/hashicorp/consul/aws//modules/x").as_deref(),

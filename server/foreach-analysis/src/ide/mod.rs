@@ -56,7 +56,7 @@ pub use folding::{Fold, FoldKind};
 pub use highlight::Highlight;
 pub use inlay_hints::InlayHint;
 pub use migrate_action::Refactor;
-pub use rename::RenameError;
+pub use rename::{RenameError, RootVariable};
 pub use results::{CompletionItem, CompletionKind, CompletionList, HoverResult, NavigationTarget};
 pub use semantic_tokens::{MODIFIERS, SemanticToken, TokenType, modifier, tokens as semantic_tokens_of};
 pub use signature_help::SignatureHelp;
@@ -157,6 +157,12 @@ impl Analysis {
     /// The edits that rename the symbol under the cursor to `new_name`, or why it cannot be renamed.
     pub fn rename(&self, pos: FilePosition, new_name: &str) -> Cancellable<Result<Vec<crate::TextEdit>, RenameError>> {
         self.with(|db, ws| rename::rename(db, ws, pos, new_name))
+    }
+
+    /// The variable under the cursor when it belongs to a root module, for the project file's `-var` names that a
+    /// rename must follow (`rename.rs`).
+    pub fn root_variable(&self, pos: FilePosition) -> Cancellable<Option<RootVariable>> {
+        self.with(|db, ws| rename::root_variable(db, ws, pos))
     }
 
     /// The signature of the built-in function call around the cursor and the parameter being typed.

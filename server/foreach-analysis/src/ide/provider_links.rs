@@ -65,22 +65,27 @@ pub(crate) fn provider_link_targets(
 }
 
 /// The configuration a `providers` map key names: `aws` or `aws.east`.
-fn key_name(item: &ObjectItem) -> Option<(String, Option<String>)> {
+pub(crate) fn key_name(item: &ObjectItem) -> Option<(String, Option<String>)> {
     match &item.key {
         ObjectKey::Ident(i) => Some((i.name.to_string(), None)),
-        ObjectKey::Expr(e) => match &e.kind {
-            ExprKind::Traversal { base, steps } => {
-                let root = traversal_root(base)?;
-                match steps.as_slice() {
-                    [s] => match &s.op {
-                        TraversalOp::GetAttr(a) => Some((root.name.to_string(), Some(a.name.to_string()))),
-                        _ => None,
-                    },
+        ObjectKey::Expr(e) => traversal_name(e),
+    }
+}
+
+/// The configuration an expression names when written `aws` or `aws.east` (no instance key).
+pub(crate) fn traversal_name(e: &foreach_syntax::ast::Expr) -> Option<(String, Option<String>)> {
+    match &e.kind {
+        ExprKind::Traversal { base, steps } => {
+            let root = traversal_root(base)?;
+            match steps.as_slice() {
+                [s] => match &s.op {
+                    TraversalOp::GetAttr(a) => Some((root.name.to_string(), Some(a.name.to_string()))),
                     _ => None,
-                }
+                },
+                _ => None,
             }
-            _ => traversal_root(e).map(|r| (r.name.to_string(), None)),
-        },
+        }
+        _ => traversal_root(e).map(|r| (r.name.to_string(), None)),
     }
 }
 

@@ -11,14 +11,45 @@ use foreach_syntax::TextRange;
 
 use crate::db::{Db, ModuleDir, Workspace, module};
 use crate::diagnostics::TextEdit;
+use crate::tree::module_tree;
 
 use super::FilePosition;
 use super::occurrences::{Symbol, occurrences, symbol_at};
 use super::rename_key::key_sites;
-use super::rename_provider::alias_sites;
+use super::rename_provider::{alias_declared, alias_sites};
 
 /// Why a rename is not offered, in words for the user.
 pub type RenameError = String;
+
+/// A variable of a root module under the cursor: the project file's `-var` names (`foreach-ls.toml`,
+/// `[environments.X] variables`) set it, and the caller that owns that file renames them too.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootVariable {
+    /// The root module's directory.
+    pub root: String,
+    pub name: String,
+    /// The other root modules that declare a variable of the same name: an environment that applies to one of
+    /// them sets theirs with the same entry, which then cannot be renamed.
+    pub other_roots: Vec<String>,
+}
+
+/// The variable under the cursor when it belongs to a root module (`None` for anything else).
+pub(crate) fn root_variable(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<RootVariable> {
+    let (Symbol::Variable(dir, name), _) = symbol_at(db, ws, pos)? else { return None };
+    let tree = module_tree(db, ws);
+    let roots: Vec<ModuleDir> = tree.roots.iter().map(|r| tree.node(*r).dir).collect();
+    if !roots.contains(&dir) {
+        return None;
+    }
+    let mut other_roots: Vec<String> = roots
+        .iter()
+        .filter(|d| **d != dir && module(db, **d).variables.iter().any(|v| v.name == name))
+        .map(|d| d.path(db).clone())
+        .collect();
+    other_roots.sort();
+    other_roots.dedup();
+    Some(RootVariable { root: dir.path(db).clone(), name, other_roots })
+}
 
 /// The name under the cursor that a rename would change (the editor shows it as the placeholder), or why there is
 /// nothing that can be renamed here.
@@ -27,7 +58,7 @@ pub(crate) fn prepare_rename(db: &dyn Db, ws: Workspace, pos: FilePosition) -> R
         return key.map(|(at, _)| at.range);
     }
     if let Some(alias) = alias_sites(db, ws, pos) {
-        return alias.map(|(at, _)| at.range);
+        return alias.map(|a| a.at.range);
     }
     let (symbol, range) = symbol_at(db, ws, pos).ok_or_else(nothing_here)?;
     sites(db, ws, &symbol)?;
@@ -51,8 +82,11 @@ pub(crate) fn rename(
         return Ok(sites.into_iter().map(|location| TextEdit { location, new_text: new_name.to_string() }).collect());
     }
     if let Some(alias) = alias_sites(db, ws, pos) {
-        let (_, sites) = alias?;
-        return Ok(sites.into_iter().map(|location| TextEdit { location, new_text: new_name.to_string() }).collect());
+        let a = alias?;
+        if new_name != a.alias && alias_declared(db, a.dir, &a.name, new_name) {
+            return Err(format!("cannot rename: `{}.{new_name}` is already declared in this module", a.name));
+        }
+        return Ok(a.sites.into_iter().map(|location| TextEdit { location, new_text: new_name.to_string() }).collect());
     }
     let (symbol, _) = symbol_at(db, ws, pos).ok_or_else(nothing_here)?;
     if !is_identifier(new_name) {
@@ -233,9 +267,58 @@ mod tests {
         assert_eq!(rename(text, "r").unwrap(), files(&[("/main.tf", &want)]));
         let from_ref = text.replace("by_re$0gion", "by_region").replace("aws.by_region[each", "aws.by_$0region[each");
         assert_eq!(rename(&from_ref, "r").unwrap(), files(&[("/main.tf", &want)]));
-        let tested =
-            format!("#- /main.tf\n{text}#- /a.tftest.hcl\nrun \"x\" {{\n  providers = {{ aws = aws.by_region }}\n}}\n");
-        assert!(rename(&tested, "r").unwrap_err().contains("tftest"));
+        // A test file's provider block of the same address and its `providers` maps follow; a mention elsewhere
+        // (here a comment) is refused.
+        let tested = format!(
+            "#- /main.tf\n{text}#- /tests/a.tftest.hcl\nprovider \"aws\" {{\n  alias = \"by_region\"\n}}\nrun \"x\" {{\n  providers = {{\n    aws.by_region = aws.by_region\n  }}\n}}\n"
+        );
+        let got = rename(&tested, "r").unwrap();
+        assert_eq!(got[1].0, "/tests/a.tftest.hcl");
+        assert_eq!(got[1].1.matches("r\"").count() + got[1].1.matches("aws.r").count(), 3, "{}", got[1].1);
+        assert!(!got[1].1.contains("by_region"), "{}", got[1].1);
+        let from_test = tested.replace("by_re$0gion", "by_region").replace("aws.by_region = ", "aws.by_$0region = ");
+        assert_eq!(rename(&from_test, "r").unwrap(), got);
+        let mentioned = tested.replace("run \"x\"", "# aws.by_region\nrun \"x\"");
+        assert!(rename(&mentioned, "r").unwrap_err().contains("outside `provider` blocks"));
+        let other_module = tested.replace("run \"x\" {\n", "run \"x\" {\n  module {\n    source = \"./m\"\n  }\n");
+        assert!(rename(&other_module, "r").unwrap_err().contains("another module"));
+        // A name the module already has.
+        let taken = text.replace("module \"m\"", "provider \"aws\" {\n  alias = \"r\"\n}\nmodule \"m\"");
+        assert!(rename(&taken, "r").unwrap_err().contains("already declared"));
+    }
+
+    #[test]
+    fn configuration_alias_and_the_callers_providers_keys() {
+        let text = "#- /main.tf\nprovider \"aws\" {\n  alias = \"x\"\n}\nmodule \"c\" {\n  source    = \"./c\"\n  providers = { aws.src = aws.x }\n}\n#- /c/main.tf\nterraform {\n  required_providers {\n    aws = {\n      source                = \"hashicorp/aws\"\n      configuration_aliases = [aws.s$0rc]\n    }\n  }\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.src\n}\n";
+        let got = rename(text, "source").unwrap();
+        assert_eq!(
+            got,
+            files(&[
+                (
+                    "/main.tf",
+                    "provider \"aws\" {\n  alias = \"x\"\n}\nmodule \"c\" {\n  source    = \"./c\"\n  providers = { aws.source = aws.x }\n}\n"
+                ),
+                (
+                    "/c/main.tf",
+                    &text
+                        .split("#- /c/main.tf\n")
+                        .nth(1)
+                        .unwrap()
+                        .replace("aws.s$0rc", "aws.source")
+                        .replace("aws.src", "aws.source")
+                ),
+            ])
+        );
+        // From the caller's key and from the child's reference: the same.
+        let from_key = text.replace("aws.s$0rc", "aws.src").replace("{ aws.src =", "{ aws.s$0rc =");
+        assert_eq!(rename(&from_key, "source").unwrap(), got);
+        let from_ref = text.replace("aws.s$0rc", "aws.src").replace("provider = aws.src", "provider = aws.s$0rc");
+        assert_eq!(rename(&from_ref, "source").unwrap(), got);
+        // The caller's own configuration `aws.x` is another rename: only the value changes.
+        let caller = text.replace("aws.s$0rc", "aws.src").replace("= aws.x }", "= aws.$0x }");
+        let got = rename(&caller, "y").unwrap();
+        assert_eq!(got.len(), 1);
+        assert!(got[0].1.contains("alias = \"y\"") && got[0].1.contains("{ aws.src = aws.y }"), "{}", got[0].1);
     }
 
     #[test]

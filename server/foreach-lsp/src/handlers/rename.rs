@@ -1,5 +1,8 @@
 //! `textDocument/prepareRename` and `textDocument/rename`. A refusal (a name used in a JSON file, an invalid new
 //! name…) is answered as a request error carrying the analysis's reason, which editors show to the user.
+//!
+//! A root module's variable is also renamed in the project file's `-var` names (`foreach-ls.toml`, read by the
+//! server, not the analysis: `foreach_load::project_rename`), in its open buffer's text when it is open.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -25,6 +28,18 @@ pub async fn prepare(state: &Arc<State>, p: TextDocumentPositionParams) -> Resul
 
 pub async fn run(state: &Arc<State>, p: RenameParams) -> Result<Option<WorkspaceEdit>> {
     let new_name = p.new_name;
+    let project = match &state.lock_host().project {
+        Some(Ok(p)) if !p.environments.is_empty() => Some(Arc::clone(p)),
+        _ => None,
+    };
+    let project_file = project.as_ref().and_then(|p| {
+        let uri = convert::path_to_uri(&foreach_load::path_string(&p.path))?;
+        let text = match state.docs.text(&uri) {
+            Some(open) => open.to_string(),
+            None => std::fs::read_to_string(&p.path).ok()?,
+        };
+        Some((Arc::clone(p), uri, text))
+    });
     let answer = state
         .at_position(p.text_document_position, move |snap, pos, _| {
             let a = &snap.analysis;
@@ -37,6 +52,20 @@ pub async fn run(state: &Arc<State>, p: RenameParams) -> Result<Option<Workspace
             for e in &edits {
                 let Some(loc) = files.location(e.location.file, e.location.range)? else { continue };
                 changes.entry(loc.uri).or_default().push(TextEdit { range: loc.range, new_text: e.new_text.clone() });
+            }
+            if let Some((project, uri, text)) = &project_file
+                && let Some(var) = a.root_variable(pos)?
+            {
+                let edits = match foreach_load::project_rename::variable_edits(project, text, &var, &new_name) {
+                    Ok(edits) => edits,
+                    Err(reason) => return Ok(Some(Err(reason))),
+                };
+                let index = foreach_syntax::LineIndex::new(text);
+                for (r, new_text) in edits {
+                    let r = foreach_syntax::TextRange::new((r.start as u32).into(), (r.end as u32).into());
+                    let range = convert::range(&index, r, snap.encoding);
+                    changes.entry(uri.clone()).or_default().push(TextEdit { range, new_text });
+                }
             }
             Ok(Some(Ok(WorkspaceEdit { changes: Some(changes), ..Default::default() })))
         })
