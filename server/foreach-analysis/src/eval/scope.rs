@@ -112,8 +112,8 @@ pub struct VariableDecl {
     pub name: String,
     /// The declaration to point at (the `variable "name"` label or block).
     pub decl: FileRange,
-    pub type_expr: Option<(FileId, Expr)>,
-    pub default: Option<(FileId, Expr)>,
+    pub type_expr: Option<(FileId, Arc<Expr>)>,
+    pub default: Option<(FileId, Arc<Expr>)>,
     pub nullable: bool,
     pub sensitive: bool,
     /// Set when OpenTofu refuses the variable in static context (`ephemeral = true`, `const = false`): references
@@ -127,7 +127,7 @@ pub struct LocalDecl {
     pub file: FileId,
     /// The whole `name = expr` attribute.
     pub range: FileRange,
-    pub expr: Expr,
+    pub expr: Arc<Expr>,
 }
 
 /// A value given for a variable from outside the module, already evaluated.

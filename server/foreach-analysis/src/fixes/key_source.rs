@@ -140,7 +140,7 @@ impl Lookup for ScopeLookup<'_> {
     fn variable(&self, name: &str) -> Option<(FileId, Expr)> {
         let declared = self.module.variable(name)?;
         match self.scope.variable_source(name) {
-            None => declared.default.as_ref().map(|d| (d.file, d.expr.clone())),
+            None => declared.default.as_ref().map(|d| (d.file, Expr::clone(&d.expr))),
             Some(ValueSource::Tfvars(at)) => {
                 let (text, kind) = (self.file_text)(at.file)?;
                 let parsed = foreach_syntax::parse(&text, kind);
@@ -152,6 +152,6 @@ impl Lookup for ScopeLookup<'_> {
     }
 
     fn local(&self, name: &str) -> Option<(FileId, Expr)> {
-        self.module.local(name).map(|l| (l.arg.file, l.arg.expr.clone()))
+        self.module.local(name).map(|l| (l.arg.file, Expr::clone(&l.arg.expr)))
     }
 }

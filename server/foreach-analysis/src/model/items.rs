@@ -22,7 +22,8 @@ pub type OptArg = Option<Box<Arg>>;
 pub struct Arg {
     pub file: FileId,
     pub name: Ident,
-    pub expr: Expr,
+    /// Shared: every instance of the module evaluates the same expression, and its scope holds it without a copy.
+    pub expr: Arc<Expr>,
     /// The whole `name = expr` attribute.
     pub range: TextRange,
 }

@@ -170,7 +170,7 @@ pub fn mode_checks_keys(mode: ResourceMode) -> bool {
 
 /// The file and `for_each` of a provider block, if it has one.
 pub fn block_for_each(p: &ProviderBlock) -> Option<(FileId, &foreach_syntax::ast::Expr)> {
-    p.for_each.as_ref().map(|a| (a.file, &a.expr))
+    p.for_each.as_ref().map(|a| (a.file, &*a.expr))
 }
 
 /// The alias to give provider `name`'s `for_each` block that has none: the one the module's references already use

@@ -181,7 +181,7 @@ fn removal_trap(
             file: v.site.file,
             text,
             block: v.site.range,
-            ty: v.ty.as_ref().map(|a| &a.expr),
+            ty: v.ty.as_ref().map(|a| &*a.expr),
             declared: &declared,
         });
     Some(too_similar_diagnostic(&SimilarSite {
