@@ -27,7 +27,7 @@ impl Backend {
         &self,
         p: crate::test_hooks::DocumentTextParams,
     ) -> Result<Option<crate::test_hooks::DocumentText>> {
-        crate::test_hooks::document_text(&self.state, p)
+        crate::test_hooks::document_text(self.state.test_hooks, &self.state.docs, p)
     }
 }
 

@@ -10,6 +10,7 @@ pub mod convert;
 pub mod diagnostics;
 pub mod documents;
 pub mod handlers;
+pub mod publisher;
 pub mod pull_config;
 pub mod state;
 pub mod state_files;

@@ -19,8 +19,8 @@ use tower_lsp_server::ls_types::{TextDocumentPositionParams, Uri};
 
 use crate::config::Config;
 use crate::convert::{PositionEncoding, uri_to_path};
-use crate::diagnostics::Publisher;
 use crate::documents::Documents;
+use crate::publisher::Publisher;
 
 /// The analysis host and, per path, the document version whose text it holds.
 pub struct Host {
@@ -222,7 +222,7 @@ impl State {
         F: FnOnce(&Snapshot, FilePosition, &LineIndex) -> Cancellable<Option<T>> + Send + 'static,
     {
         let Some(path) = uri_to_path(&p.text_document.uri) else { return Ok(None) };
-        let disturbance = crate::test_hooks::disturbance(self, &p.text_document.uri);
+        let disturbance = crate::test_hooks::disturbance(self.test_hooks, &self.docs, &p.text_document.uri);
         self.run_on_snapshot(Some(p.text_document.uri.clone()), move |snap| {
             crate::test_hooks::disturb(disturbance);
             let a = &snap.analysis;

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
-use crate::state::State;
+use crate::documents::Documents;
 
 pub const DOCUMENT_TEXT: &str = "foreach-ls/documentText";
 pub const PANIC_MARKER: &str = "__foreach_ls_test_panic__";
@@ -43,16 +43,14 @@ pub struct DocumentText {
     pub version: i32,
 }
 
-pub fn document_text(state: &State, p: DocumentTextParams) -> Result<Option<DocumentText>> {
-    if !state.test_hooks {
+/// Each hook takes whether the hooks are on (`State::test_hooks`) and what it reads, not the server state: the
+/// state calls the hooks, so they must not depend on it.
+pub fn document_text(enabled: bool, docs: &Documents, p: DocumentTextParams) -> Result<Option<DocumentText>> {
+    if !enabled {
         return Err(Error::method_not_found());
     }
     let uri = &p.text_document.uri;
-    Ok(state
-        .docs
-        .text(uri)
-        .zip(state.docs.version(uri))
-        .map(|(text, version)| DocumentText { text: text.to_string(), version }))
+    Ok(docs.text(uri).zip(docs.version(uri)).map(|(text, version)| DocumentText { text: text.to_string(), version }))
 }
 
 /// What a position request on `uri` must do before answering, decided on the async side (the document store is
@@ -64,11 +62,11 @@ pub enum Disturbance {
     Slow,
 }
 
-pub fn disturbance(state: &State, uri: &Uri) -> Disturbance {
-    if !state.test_hooks {
+pub fn disturbance(enabled: bool, docs: &Documents, uri: &Uri) -> Disturbance {
+    if !enabled {
         return Disturbance::None;
     }
-    match state.docs.text(uri) {
+    match docs.text(uri) {
         Some(t) if t.contains(PANIC_MARKER) => Disturbance::Panic,
         Some(t) if t.contains(SLOW_MARKER) => Disturbance::Slow,
         _ => Disturbance::None,
@@ -85,15 +83,15 @@ pub fn disturb(d: Disturbance) {
 }
 
 /// Runs on the indexing thread before the result is installed.
-pub fn slow_index(state: &State, roots: &[crate::state::Root]) {
-    if state.test_hooks && roots.iter().any(|r| r.path.join(SLOW_INDEX_MARKER).exists()) {
+pub fn slow_index<'a>(enabled: bool, mut root_paths: impl Iterator<Item = &'a std::path::Path>) {
+    if enabled && root_paths.any(|p| p.join(SLOW_INDEX_MARKER).exists()) {
         std::thread::sleep(SLOW);
     }
 }
 
 /// Runs in `didChange` before the new text goes to the analysis.
-pub async fn late_sync(state: &State, uri: &Uri) {
-    if state.test_hooks && state.docs.text(uri).is_some_and(|t| t.contains(LATE_SYNC_MARKER)) {
+pub async fn late_sync(enabled: bool, docs: &Documents, uri: &Uri) {
+    if enabled && docs.text(uri).is_some_and(|t| t.contains(LATE_SYNC_MARKER)) {
         tokio::time::sleep(LATE_SYNC).await;
     }
 }

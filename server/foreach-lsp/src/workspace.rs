@@ -42,7 +42,7 @@ pub async fn index(state: &Arc<State>) {
         if let Ok((host, _)) = &loaded {
             host.prime_diagnostics();
         }
-        crate::test_hooks::slow_index(&s, &roots);
+        crate::test_hooks::slow_index(s.test_hooks, roots.iter().map(|r| r.path.as_path()));
         let ((mut host, listed_dirs), mut warnings) = match loaded {
             Ok(h) => (h, Vec::new()),
             Err(e) => ((AnalysisHost::new(), HashSet::new()), vec![e]),

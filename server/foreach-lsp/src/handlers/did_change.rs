@@ -16,7 +16,7 @@ pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
     let uri = p.text_document.uri;
     match state.docs.change(&uri, p.text_document.version, p.content_changes, state.encoding()) {
         EditOutcome::Applied { .. } => {
-            crate::test_hooks::late_sync(state, &uri).await;
+            crate::test_hooks::late_sync(state.test_hooks, &state.docs, &uri).await;
             state.sync_document(uri).await
         }
         EditOutcome::Waiting => {
