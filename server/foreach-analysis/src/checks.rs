@@ -11,7 +11,7 @@ use crate::base::{FileId, FileRange};
 use crate::db::{Db, ModuleDir, Workspace, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::fixes::line_endings;
-use crate::init_values::init_settings_checks;
+use crate::init_settings::init_settings_checks;
 use crate::module_eval::tree_values;
 use crate::module_outputs::module_output_checks;
 use crate::providers::checks::module_provider_checks;

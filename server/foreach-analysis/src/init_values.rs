@@ -4,7 +4,7 @@
 //! OpenTofu 1.8+ evaluates these early, with variables, locals and pure functions only (the static-evaluation RFC).
 //! This module decides what such a value is — known, waiting for root variables without a value here, or never
 //! known at init — and words the diagnostics with the RFC's reference chains. `tree.rs` applies it to module
-//! sources while it builds the module tree (a source decides which module is loaded); [`init_settings_checks`]
+//! sources while it builds the module tree (a source decides which module is loaded); `init_settings.rs`
 //! applies it to backends and encryption in every root module.
 
 use std::collections::BTreeSet;
@@ -13,12 +13,9 @@ use std::sync::Arc;
 use foreach_syntax::ast::{Body, Structure};
 
 use crate::base::{FileId, FileRange};
-use crate::db::{Db, Workspace, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::{Constraint, DynamicKind, EvalContext, ModuleScope, UnknownCause, UnknownReason, Value, convert};
-use crate::module_eval::scope_for_node;
 use crate::providers::expand::unknown_reasons;
-use crate::tree::module_tree;
 
 /// What an init-time value turned out to be.
 #[derive(Debug, Clone)]
@@ -297,33 +294,4 @@ pub fn eval_settings_arg(scope: &ModuleScope, arg: &SettingsArg<'_>, kind: &str)
     let ctx = EvalContext { each: None, count: None, origin: format!("terraform.{kind}.{}", arg.path) };
     let v = scope.eval(arg.file, &arg.attr.value, &ctx);
     if kind == "encryption" { classify(&v, &is_encryption_internal, true) } else { classify(&v, &|_| false, false) }
-}
-
-/// Backend and encryption arguments of every root module that are not known at init. Child modules are skipped:
-/// OpenTofu reads these blocks only in the root module.
-#[salsa::tracked(returns(clone))]
-pub fn init_settings_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
-    let tree = module_tree(db, ws);
-    let mut out = Vec::new();
-    for &root in &tree.roots {
-        let m = module(db, tree.node(root).dir);
-        if m.backends.is_empty() && m.encryption.is_empty() {
-            continue;
-        }
-        // Evaluation errors inside these arguments are reported by the scope; undefined references by refcheck.
-        let (scope, _) = scope_for_node(db, ws, tree.node(root));
-        for block in m.backends.iter().chain(m.encryption.iter()) {
-            let kind = settings_block_kind(&block.block);
-            for arg in settings_args(block.file, &block.block.body) {
-                let outcome = eval_settings_arg(&scope, &arg, kind);
-                let field = match kind {
-                    "encryption" => Field::Encryption { path: &arg.path },
-                    block => Field::Backend { block, path: &arg.path },
-                };
-                out.extend(diagnose(field, FileRange::new(arg.file, arg.attr.value.range), &outcome));
-            }
-        }
-        out.extend(scope.take_diagnostics());
-    }
-    Arc::new(out)
 }

@@ -12,7 +12,6 @@ use crate::eval::{EvalContext, Evaluator, Value};
 use crate::init_values::StaticText;
 use crate::model::items::ProviderBlock;
 use crate::module_eval::tree_values;
-use crate::module_eval::{CallerArgs, instance_scope};
 use crate::providers::config::RefOwner;
 use crate::providers::expand::{Expansion, SelectedKey};
 use crate::providers::local_names::provider_type;
@@ -181,7 +180,7 @@ fn single_provider_arguments(
     node: &TreeNode,
     providers: &[&ProviderBlock],
 ) -> Vec<Vec<(String, Value)>> {
-    let scope = instance_scope(db, ws, node, CallerArgs::Memoised, &mut Vec::new());
+    let (scope, _) = crate::module_eval::scope_for_node(db, ws, node);
     providers
         .iter()
         .map(|p| {

@@ -11,8 +11,10 @@ pub mod eval;
 pub mod fixes;
 pub mod host;
 pub mod ide;
+pub mod init_settings;
 pub mod init_values;
 pub mod inspect;
+pub mod instance_scope;
 pub mod migrate;
 pub mod model;
 pub mod module_eval;
@@ -29,6 +31,7 @@ pub mod suppress;
 pub mod test_refs;
 pub mod tree;
 pub mod tree_locations;
+pub mod tree_model;
 pub mod vars;
 
 pub use base::{FileId, FileRange};
