@@ -285,7 +285,7 @@ impl AnalysisHost {
     /// For each root module that keeps its state locally, the root directory and the state file of the workspace
     /// in effect (the host reads it, if it exists, and reports it in [`Change::states`]).
     pub fn local_state_paths(&self) -> Vec<(String, String)> {
-        crate::state::local_state_paths(&self.db, self.ws)
+        crate::state::queries::local_state_paths(&self.db, self.ws)
     }
 
     /// The directories of the root modules.

@@ -5,7 +5,7 @@ mod eval_support;
 
 use eval_support::*;
 use foreach_analysis::eval::render::{compact, console, console_type};
-use foreach_analysis::eval::types::{parse_constraint, parse_variable_type};
+use foreach_analysis::eval::type_expr::{parse_constraint, parse_variable_type};
 use foreach_analysis::eval::{Constraint, Number, Type, Value, convert, unify};
 
 #[test]

@@ -1,8 +1,8 @@
 //! Values given outside configuration files: `-var name=value` / `--var` and `TF_VAR_name`, read the way OpenTofu
 //! reads them.
 
+use super::constraint::Constraint;
 use super::expr::eval_literal_expr;
-use super::types::Constraint;
 use super::value::Value;
 use crate::base::FileId;
 

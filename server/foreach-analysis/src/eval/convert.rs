@@ -5,8 +5,9 @@
 //! type a tuple's elements can all convert to, which `list(any)`/`set(any)`/`map(any)` require: strings absorb
 //! numbers and bools, objects with different attributes become maps, tuples of different lengths become lists.
 
+use super::constraint::Constraint;
 use super::number::Number;
-use super::types::{Constraint, Type};
+use super::types::Type;
 use super::value::{Attrs, Value};
 use std::fmt;
 

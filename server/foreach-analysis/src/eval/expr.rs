@@ -7,15 +7,19 @@
 //! `template.rs`, operators in `ops.rs`, function calls in `functions/`.
 
 use super::budget::{Budget, Exceeded};
+use super::constraint::Constraint;
 use super::convert::{convert, to_string};
-use super::scope::Scope;
-use super::types::{Constraint, Type};
+use super::resolve::Scope;
+use super::types::Type;
 use super::value::{Attrs, UnknownCause, UnknownReason, Value};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Expr, ExprKind, ForExpr, ObjectKey};
 use std::sync::Arc;
+
+pub mod functions;
+mod ops;
 
 /// Where an expression is evaluated: the `each`/`count` of its block, if any, and a label for messages and
 /// unknown chains (`provider "aws" (by_region) for_each`).
@@ -54,7 +58,7 @@ pub struct Evaluator<'a> {
 /// default): literals, operators, templates and `for` expressions, but no references and no function calls, as
 /// in OpenTofu ("Functions may not be called here").
 pub fn eval_literal_expr(file: FileId, expr: &Expr) -> Result<Value, Vec<Diagnostic>> {
-    let scope = super::scope::EmptyScope;
+    let scope = super::resolve::EmptyScope;
     let ctx = EvalContext::default();
     let mut ev = Evaluator::new(&scope, file, &ctx, Budget::default());
     ev.allow_functions = false;
@@ -186,12 +190,12 @@ impl<'a> Evaluator<'a> {
                 }
             }
             ExprKind::Variable(_) | ExprKind::Traversal { .. } => self.eval_traversal(expr),
-            ExprKind::FuncCall(call) => super::functions::call(self, call, expr.range),
+            ExprKind::FuncCall(call) => functions::call(self, call, expr.range),
             ExprKind::Parenthesis(inner) => self.eval(inner),
             ExprKind::Conditional { cond, then_expr, else_expr } => self.eval_conditional(cond, then_expr, else_expr),
             ExprKind::Unary { op, operand } => {
                 let v = self.eval(operand);
-                super::ops::unary(self, *op, v, expr.range)
+                ops::unary(self, *op, v, expr.range)
             }
             ExprKind::Binary { lhs, op, rhs } => {
                 let l = self.eval(lhs);
@@ -200,7 +204,7 @@ impl<'a> Evaluator<'a> {
                 // (Terraform 1.11, the differential oracle, still evaluates both sides.)
                 // The skipped side is still evaluated for OpenTofu's static validation (a reference to an
                 // undeclared variable is an error there too); its evaluation errors are dropped.
-                if let Some(decided) = super::ops::short_circuit(*op, &l) {
+                if let Some(decided) = ops::short_circuit(*op, &l) {
                     let before = self.diagnostics.len();
                     self.eval(rhs);
                     let kept: Vec<Diagnostic> =
@@ -209,7 +213,7 @@ impl<'a> Evaluator<'a> {
                     return decided;
                 }
                 let r = self.eval(rhs);
-                super::ops::binary(self, *op, l, r, lhs.range, rhs.range, expr.range)
+                ops::binary(self, *op, l, r, lhs.range, rhs.range, expr.range)
             }
             ExprKind::For(f) => self.eval_for(f, expr.range),
             ExprKind::Invalid => Value::unknown(UnknownCause::Invalid { location: self.range(expr.range) }),

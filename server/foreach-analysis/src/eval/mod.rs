@@ -9,27 +9,31 @@
 
 pub mod budget;
 mod cli;
+pub mod constraint;
 pub mod convert;
 mod deps;
 pub mod expr;
-pub mod functions;
 pub mod number;
-mod ops;
+mod quote;
 pub mod render;
+pub mod resolve;
 pub mod scope;
 pub mod template;
 mod traverse;
+pub mod type_expr;
 pub mod types;
 pub mod unify;
 pub mod value;
 
 pub use cli::cli_value;
+pub use constraint::Constraint;
 pub use convert::{ConvError, convert, unify};
+pub use expr::functions;
 pub use expr::{EvalContext, Evaluator, eval_literal_expr};
 pub use number::Number;
 pub use scope::{
     FileReader, LocalDecl, ModuleScope, ModuleStaticInputs, ModuleValues, Resolved, Scope, SuppliedValue, ValueSource,
     VariableDecl,
 };
-pub use types::{Constraint, Type};
+pub use types::Type;
 pub use value::{DynamicKind, Hop, NonStatic, UnknownCause, UnknownReason, Value};

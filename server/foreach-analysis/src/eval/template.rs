@@ -74,7 +74,7 @@ impl Evaluator<'_> {
                     *sensitive |= c.is_sensitive();
                     let b = match c.unmarked() {
                         Value::Unknown(r) => return Piece::Unknown(r.clone()),
-                        inner => match super::convert::convert(inner, &super::types::Constraint::Bool) {
+                        inner => match super::convert::convert(inner, &super::constraint::Constraint::Bool) {
                             Ok(Value::Bool(b)) if !inner.is_null() => b,
                             _ => {
                                 let v = self.error(

@@ -2,9 +2,9 @@
 //! `count` inside their block), which are only known after apply (resources, `data`, `module` outputs...), and
 //! how attribute access, indexing and both splat forms apply to values.
 
+use super::constraint::Constraint;
 use super::convert::{convert, to_string};
 use super::expr::Evaluator;
-use super::types::Constraint;
 use super::value::{DynamicKind, UnknownCause, Value};
 use crate::diagnostics::Code;
 use foreach_syntax::TextRange;

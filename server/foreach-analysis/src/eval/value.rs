@@ -7,6 +7,7 @@
 //! equality need no extra work. This module does not evaluate anything; see `expr.rs`.
 
 use super::number::Number;
+use super::quote::go_quote;
 use super::types::Type;
 use crate::base::FileRange;
 use std::cmp::Ordering;
@@ -537,7 +538,7 @@ pub fn set_order(a: &Value, b: &Value) -> Ordering {
         (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Value::Number(x), Value::Number(y)) => x.cmp_num(y),
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
-        _ => super::render::compact(a).cmp(&super::render::compact(b)),
+        _ => compact(a).cmp(&compact(b)),
     }
 }
 
@@ -550,6 +551,52 @@ impl PartialEq for Value {
             (Value::Unknown(a), Value::Unknown(b)) => a == b,
             (Value::Null(a), Value::Null(b)) => a == b,
             _ => self.type_of() == other.type_of() && self.raw_equals(other),
+        }
+    }
+}
+
+/// One line, HCL-like: `["a", 1]`, `{a = 1}`, `toset(["a"])`; for messages and set ordering of compound values.
+pub fn compact(v: &Value) -> String {
+    let mut out = String::new();
+    compact_into(v, &mut out);
+    out
+}
+
+fn compact_into(v: &Value, out: &mut String) {
+    match v {
+        Value::Unknown(_) => out.push_str("(unknown)"),
+        Value::Sensitive(_) => out.push_str("(sensitive value)"),
+        Value::Null(_) => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_text()),
+        Value::String(s) => out.push_str(&go_quote(s)),
+        Value::Tuple(items) | Value::List(_, items) | Value::Set(_, items) => {
+            let (open, close) = match v {
+                Value::List(..) => ("tolist([", "])"),
+                Value::Set(..) => ("toset([", "])"),
+                _ => ("[", "]"),
+            };
+            out.push_str(open);
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                compact_into(item, out);
+            }
+            out.push_str(close);
+        }
+        Value::Object(attrs) | Value::Map(_, attrs) => {
+            let (open, close) = if matches!(v, Value::Map(..)) { ("tomap({", "})") } else { ("{", "}") };
+            out.push_str(open);
+            for (i, (k, item)) in attrs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&go_quote(k));
+                out.push_str(" = ");
+                compact_into(item, out);
+            }
+            out.push_str(close);
         }
     }
 }

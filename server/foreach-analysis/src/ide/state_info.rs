@@ -4,7 +4,8 @@
 use crate::db::{Db, Workspace, module};
 use crate::model::items::ProviderBlock;
 use crate::providers::local_names::provider_type;
-use crate::state::{StateKey, state_counts};
+use crate::state::StateKey;
+use crate::state::queries::state_counts;
 use crate::tree::{NodeId, module_tree};
 
 /// The instances of provider block `p` in module instance `node` that its root's state binds resource instances

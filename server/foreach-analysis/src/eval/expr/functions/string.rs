@@ -2,7 +2,7 @@
 //! `replace`, `split`, `startswith`, `strcontains`, `strrev`, `substr`, `title`, `trim*`, `upper`. Lengths and
 //! offsets count grapheme clusters, as cty does.
 
-use super::{E, FnCtx, FnResult, Func, P, arg_err, err, f, fv, p};
+use super::{E, FnCtx, FnResult, Func, P, arg_err, err, f, fv, p, s};
 use crate::eval::types::Type;
 use crate::eval::value::{Attrs, Value};
 use unicode_segmentation::UnicodeSegmentation;
@@ -37,11 +37,6 @@ pub static FUNCS: &[Func] = &[
     }),
     f("trimspace", &[p("str", P::Str)], |_, a| Ok(Value::string(s(&a[0]).trim()))),
 ];
-
-/// The string of an argument already converted to `string`.
-pub(crate) fn s(v: &Value) -> &str {
-    v.as_str().unwrap_or("")
-}
 
 fn chomp(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let mut t = s(&a[0]);

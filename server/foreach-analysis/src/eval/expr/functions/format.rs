@@ -1,11 +1,12 @@
 //! `format` and `formatlist`: cty's printf dialect (`%v %#v %t %d %b %o %x %X %e %E %f %g %G %s %q`, flags
 //! `+ - # 0` and space, width, precision, `%[n]` argument indexes).
 
-use super::string::s;
+use super::s;
 use super::{FnCtx, FnError, FnResult, arg_err, err};
+use crate::eval::constraint::Constraint;
 use crate::eval::convert::{convert, to_string};
 use crate::eval::number::Number;
-use crate::eval::types::{Constraint, Type};
+use crate::eval::types::Type;
 use crate::eval::value::Value;
 
 pub fn format_fn(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {

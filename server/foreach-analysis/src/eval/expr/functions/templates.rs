@@ -4,11 +4,11 @@
 //! evaluator whose only names are the `vars` map; its errors become one error of the call. A template may not
 //! call `templatefile` again (OpenTofu forbids the recursion too), which also bounds nesting.
 
-use super::string::s;
+use super::s;
 use super::{FnCtx, FnError, FnResult, Func, P, f, p};
 use crate::base::FileRange;
 use crate::eval::expr::Evaluator;
-use crate::eval::scope::{EmptyScope, FileAccess, Resolved, Scope};
+use crate::eval::resolve::{EmptyScope, FileAccess, Resolved, Scope};
 use crate::eval::value::Value;
 use foreach_syntax::ast::{ExprKind, TemplatePart};
 

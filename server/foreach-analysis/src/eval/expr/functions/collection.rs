@@ -403,7 +403,7 @@ fn sum(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     }
     let mut total: Option<Number> = None;
     for v in items {
-        let n = match crate::eval::convert::convert(v, &crate::eval::types::Constraint::Number) {
+        let n = match crate::eval::convert::convert(v, &crate::eval::constraint::Constraint::Number) {
             Ok(Value::Number(n)) if !v.is_null() => (*n).clone(),
             _ => return arg_err(0, "every element must be a number"),
         };

@@ -2,7 +2,7 @@
 //! IPv6, on `u128` arithmetic. Subnet allocation in `cidrsubnets` follows go-cidr's `NextSubnet` exactly.
 
 use super::numeric::{int_arg, num};
-use super::string::s;
+use super::s;
 use super::{FnCtx, FnResult, Func, P, arg_err, err, f, fv, p};
 use crate::eval::types::Type;
 use crate::eval::value::Value;

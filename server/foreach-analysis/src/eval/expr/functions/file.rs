@@ -8,7 +8,7 @@
 //! runs (keys, rendered JSON) or kept out of git; a file that exists but cannot be read stays an error.
 
 use super::hash::hex;
-use super::string::s;
+use super::s;
 use super::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p};
 use crate::eval::types::Type;
 use crate::eval::value::Value;

@@ -1,7 +1,7 @@
 //! Hash and UUID functions: `md5`, `sha1`, `sha256`, `sha512`, `base64sha256`, `base64sha512`, `uuidv5`
 //! (`bcrypt` and `uuid` are impure and handled as unknown by the caller).
 
-use super::string::s;
+use super::s;
 use super::{FnCtx, FnResult, Func, P, arg_err, f, p};
 use crate::eval::value::Value;
 use base64::Engine;

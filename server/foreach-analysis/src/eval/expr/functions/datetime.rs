@@ -3,7 +3,7 @@
 //! epoch (Howard Hinnant's civil-date algorithms), with the timestamp's own UTC offset kept for output, as Go
 //! keeps a parsed fixed zone.
 
-use super::string::s;
+use super::s;
 use super::{FnCtx, FnError, FnResult, Func, P, arg_err, f, p};
 use crate::eval::value::Value;
 

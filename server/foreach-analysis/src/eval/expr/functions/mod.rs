@@ -24,13 +24,13 @@ mod text_encoding;
 mod yaml;
 mod yaml_decode;
 
-use super::budget::Exceeded;
-use super::convert::convert;
-use super::expr::Evaluator;
-use super::traverse::suggest;
-use super::types::Constraint;
-use super::value::{UnknownCause, Value};
+use super::Evaluator;
 use crate::diagnostics::Code;
+use crate::eval::budget::Exceeded;
+use crate::eval::constraint::Constraint;
+use crate::eval::convert::convert;
+use crate::eval::traverse::suggest;
+use crate::eval::value::{UnknownCause, Value};
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::FuncCall;
 
@@ -355,4 +355,9 @@ pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) ->
         }
     };
     if sensitive { v.mark_sensitive() } else { v }
+}
+
+/// The string of an argument already converted to `string` (shared by every family of functions).
+pub(crate) fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
 }

@@ -3,10 +3,9 @@
 //! numbers stay exact (cty reads JSON numbers at 512 bits) and output matches Go's encoder byte for byte (HTML
 //! characters escaped, keys sorted).
 
-use super::string::s;
+use super::s;
 use super::text_encoding::{self, Charset, Lookup};
 use super::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p, p_null};
-use crate::eval::number::Number;
 use crate::eval::types::Type;
 use crate::eval::value::{Attrs, Value};
 use base64::Engine;
@@ -229,9 +228,4 @@ fn textdecodebase64(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         return arg_err(0, format!("the given string contains symbols that are not defined for {name}"));
     }
     Ok(Value::string(text))
-}
-
-/// A number from JSON text, exact at literal precision.
-pub(crate) fn json_number(text: &str) -> Option<Value> {
-    Number::parse(text).map(Value::number)
 }

@@ -2,12 +2,12 @@
 //! to bools, equality compares type and value; unknown operands give unknown results, a sensitive operand makes
 //! the result sensitive.
 
-use super::convert::convert;
-use super::expr::Evaluator;
-use super::number::Number;
-use super::types::Constraint;
-use super::value::Value;
+use super::Evaluator;
 use crate::diagnostics::Code;
+use crate::eval::constraint::Constraint;
+use crate::eval::convert::convert;
+use crate::eval::number::Number;
+use crate::eval::value::Value;
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{BinaryOp, UnaryOp};
 use std::cmp::Ordering;
@@ -109,7 +109,9 @@ fn binary_unmarked(
                 (_, Ok(Some(b))) if b == decisive => Value::Bool(decisive),
                 (Ok(Some(_)), Ok(Some(_))) => Value::Bool(!decisive),
                 _ => Value::Unknown(l.first_unknown().or(r.first_unknown()).cloned().unwrap_or_else(|| {
-                    super::value::UnknownReason::new(super::value::UnknownCause::Invalid { location: ev.range(range) })
+                    crate::eval::value::UnknownReason::new(crate::eval::value::UnknownCause::Invalid {
+                        location: ev.range(range),
+                    })
                 })),
             }
         }

@@ -2,6 +2,7 @@
 //! is bounded so hostile input cannot exhaust the stack.
 
 use super::{FnResult, err};
+use crate::eval::number::Number;
 use crate::eval::value::{Attrs, Value};
 
 const MAX_DEPTH: usize = 128;
@@ -113,7 +114,7 @@ impl Parser<'_> {
                 {
                     self.i += 1;
                 }
-                match super::encoding::json_number(&self.text[start..self.i]) {
+                match json_number(&self.text[start..self.i]) {
                     Some(v) => Ok(v),
                     None => self.fail("invalid number"),
                 }
@@ -181,4 +182,9 @@ impl Parser<'_> {
             None => self.fail("invalid unicode escape"),
         }
     }
+}
+
+/// A number from JSON text, exact at literal precision.
+pub(crate) fn json_number(text: &str) -> Option<Value> {
+    Number::parse(text).map(Value::number)
 }
