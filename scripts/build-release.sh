@@ -51,12 +51,18 @@ if [ "$print_name" = true ]; then
 fi
 
 rustup target add "$target" >/dev/null 2>&1 || echo "(rustup target add $target failed; building with what is installed)"
-# mimalloc is C: for a musl target cc needs a musl C compiler (Debian's musl-tools: musl-gcc) unless a cross
-# compiler is set up. The release workflow installs musl-tools; locally, say what is missing instead of failing late.
+# mimalloc is C: for a musl target cc needs a musl C compiler. cc looks for `<arch>-linux-musl-gcc`; Debian's
+# musl-tools (which the release workflow and .ci/run install) has `musl-gcc`, so name it when that is what there is.
 case "$target" in
   *linux-musl*)
-    if ! command -v musl-gcc >/dev/null && ! command -v "${target%%-*}-linux-musl-gcc" >/dev/null; then
-      echo "(no musl-gcc: trying the host C compiler for mimalloc; install musl-tools if the build fails)"
+    arch=${target%%-*}
+    cc_var="CC_${target//-/_}"
+    if [ -z "${!cc_var:-}" ] && ! command -v "$arch-linux-musl-gcc" >/dev/null; then
+      if command -v musl-gcc >/dev/null && [ "$arch" = "$(uname -m)" ]; then
+        export "$cc_var=musl-gcc"
+      else
+        echo "(no musl C compiler for $target: install musl-tools, or set $cc_var)" >&2
+      fi
     fi
     ;;
 esac
