@@ -41,9 +41,14 @@ fn from_checkout(root: &Path) -> Option<String> {
     if let Some(branch) = git(root, &["symbolic-ref", "-q", "HEAD"]) {
         watched.push(branch);
     }
+    // Only files that exist: cargo re-runs the script on every build while a watched file is missing (a branch's
+    // ref is either a loose file or a line of packed-refs, rarely both).
     for name in watched {
         if let Some(p) = git(root, &["rev-parse", "--git-path", &name]) {
-            println!("cargo:rerun-if-changed={}", root.join(p).display());
+            let path = root.join(p);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
         }
     }
     Some(commit)
