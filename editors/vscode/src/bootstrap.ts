@@ -87,17 +87,21 @@ export interface ServerCommand {
 }
 
 export const installHint =
-  'foreach-ls was not found. Install it with `cargo install --path .` in a checkout of foreach-ls (it puts ' +
-  '`foreach-ls` in ~/.cargo/bin, which must be on PATH), or set `foreachLs.path` to the binary.';
+  'foreach-ls was not found. Install the VS Code extension for your platform (its .vsix brings the server), download ' +
+  'a release archive and put `foreach-ls` on PATH, or run `cargo install foreach-ls`; or set `foreachLs.path` to ' +
+  'the binary.';
 
 /**
  * The command that starts the server, or a message saying why it cannot start. `foreachLs.path` wins (a relative
- * path is taken from the first workspace folder); otherwise `foreach-ls` is looked up on `envPath`.
+ * path is taken from the first workspace folder): an explicit choice, e.g. a newer build than the bundled one.
+ * Otherwise the server bundled in a platform-specific .vsix (`bundled`, from `bundledServer`), else `foreach-ls`
+ * looked up on `envPath`.
  */
 export function serverCommand(
   s: Settings,
   envPath: string | undefined,
   workspaceFolder: string | undefined,
+  bundled?: string,
   platform: NodeJS.Platform = process.platform,
 ): ServerCommand | { error: string } {
   if (s.path !== '') {
@@ -107,8 +111,31 @@ export function serverCommand(
     }
     return { command: configured, args: ['serve'] };
   }
+  if (bundled !== undefined) {
+    return { command: bundled, args: ['serve'] };
+  }
   const found = findOnPath('foreach-ls', envPath, platform);
   return found === undefined ? { error: installHint } : { command: found, args: ['serve'] };
+}
+
+/**
+ * The server a platform-specific .vsix carries (`server/foreach-ls[.exe]` in the extension's directory,
+ * scripts/package-vsix.sh), or undefined in the platform-neutral extension. Made executable if unpacking lost
+ * the mode.
+ */
+export function bundledServer(extensionDir: string, platform: NodeJS.Platform = process.platform): string | undefined {
+  const file = path.join(extensionDir, 'server', platform === 'win32' ? 'foreach-ls.exe' : 'foreach-ls');
+  if (!fs.existsSync(file)) {
+    return undefined;
+  }
+  if (!isExecutable(file)) {
+    try {
+      fs.chmodSync(file, 0o755);
+    } catch {
+      // Reported below as not executable.
+    }
+  }
+  return isExecutable(file) ? file : undefined;
 }
 
 export function findOnPath(name: string, envPath: string | undefined, platform: NodeJS.Platform): string | undefined {

@@ -9,6 +9,7 @@ import {
   type ServerCommand,
   type Settings,
   type StateSetting,
+  bundledServer,
   defaultSettings,
   documentSelector,
   initializationOptions,
@@ -53,9 +54,9 @@ function folderSettings(window: FolderSettings): Record<string, FolderSettings> 
   return folders;
 }
 
-export function resolveCommand(settings: Settings): ServerCommand | { error: string } {
+export function resolveCommand(settings: Settings, extensionDir: string): ServerCommand | { error: string } {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  return serverCommand(settings, process.env.PATH, folder);
+  return serverCommand(settings, process.env.PATH, folder, bundledServer(extensionDir));
 }
 
 export function createClient(command: ServerCommand, settings: Settings, output: vscode.OutputChannel): LanguageClient {

@@ -8,8 +8,11 @@ import { initializationOptions } from './bootstrap';
 import { createClient, readSettings, resolveCommand } from './client';
 
 let client: LanguageClient | undefined;
+/** Where the extension is installed: a platform-specific .vsix has the server under `server/` there. */
+let extensionDir = '';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionDir = context.extensionPath;
   const output = vscode.window.createOutputChannel('foreach-ls');
   context.subscriptions.push(output);
   context.subscriptions.push(
@@ -41,7 +44,7 @@ async function sendSettings(): Promise<void> {
 
 async function start(output: vscode.OutputChannel): Promise<void> {
   const settings = readSettings();
-  const command = resolveCommand(settings);
+  const command = resolveCommand(settings, extensionDir);
   if ('error' in command) {
     output.appendLine(command.error);
     const choice = await vscode.window.showErrorMessage(command.error, 'Open Settings');

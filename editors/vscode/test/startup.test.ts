@@ -1,7 +1,9 @@
 // Drives the extension's start-up code (src/bootstrap.ts) against the real `foreach-ls` binary with the npm LSP
 // client libraries, since VS Code itself cannot run here: the command it resolves is spawned, the
 // initializationOptions it builds are sent, and every setting it offers is checked to change what the server says.
-// Run by server/foreach-ls/tests/editor_vscode.rs with the binary's directory first on PATH.
+// Run by server/foreach-ls/tests/editor_vscode.rs with the binary's directory first on PATH, and by
+// scripts/package-vsix.sh --check with FOREACH_LS_EXTENSION set to an unpacked platform .vsix's extension directory:
+// then the server is the one bundled inside it, found as the extension finds it, with nothing looked up on PATH.
 
 import * as assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -27,6 +29,7 @@ import {
 
 import {
   type Settings,
+  bundledServer,
   defaultSettings,
   documentSelector,
   initializationOptions,
@@ -53,6 +56,12 @@ const pulledState = JSON.stringify({
   ],
 });
 
+/** The unpacked .vsix's extension directory when testing a platform package, else undefined (PATH is used). */
+const extensionDir = process.env.FOREACH_LS_EXTENSION;
+const bundled = extensionDir === undefined ? undefined : bundledServer(extensionDir);
+/** Where the extension looks the server up: with a bundled server, nothing may come from PATH. */
+const envPath = extensionDir === undefined ? process.env.PATH : '/nonexistent';
+
 let ws: string;
 let mainUri: string;
 let server: ChildProcess;
@@ -74,8 +83,14 @@ before(async () => {
   fs.writeFileSync(path.join(ws, 'pulled.tfstate'), pulledState);
   mainUri = pathToFileURL(path.join(ws, 'main.tf')).toString();
 
-  const command = serverCommand(defaultSettings, process.env.PATH, ws);
+  if (extensionDir !== undefined) {
+    assert.ok(bundled !== undefined, `no executable server/foreach-ls in ${extensionDir}`);
+  }
+  const command = serverCommand(defaultSettings, envPath, ws, bundled);
   assert.ok(!('error' in command), `foreach-ls must be on PATH for this test: ${JSON.stringify(command)}`);
+  if (bundled !== undefined) {
+    assert.equal(command.command, bundled);
+  }
   server = spawn(command.command, command.args, { stdio: ['pipe', 'pipe', 'inherit'] });
   if (server.stdout === null || server.stdin === null) {
     throw new Error('no pipes to the server');
@@ -202,10 +217,33 @@ void test('a missing binary gives the install hint', () => {
 });
 
 void test('foreachLs.path wins over PATH', () => {
-  const found = serverCommand(defaultSettings, process.env.PATH, ws);
+  const found = serverCommand(defaultSettings, envPath, ws, bundled);
   assert.ok(!('error' in found));
   const explicit = serverCommand({ ...defaultSettings, path: found.command }, '/nonexistent', undefined);
   assert.deepEqual(explicit, { command: found.command, args: ['serve'] });
+});
+
+void test('a bundled server wins over PATH, foreachLs.path over both', () => {
+  const ext = fs.mkdtempSync(path.join(os.tmpdir(), 'foreach-ls-ext-'));
+  try {
+    assert.equal(bundledServer(ext, 'linux'), undefined, 'no server/ in a platform-neutral package');
+    fs.mkdirSync(path.join(ext, 'server'));
+    const inside = path.join(ext, 'server', 'foreach-ls');
+    // Written without the executable bit, as an unpacker may leave it: bundledServer restores it.
+    fs.writeFileSync(inside, '#!/bin/sh\n', { mode: 0o644 });
+    assert.equal(bundledServer(ext, 'linux'), inside);
+    const onPath = serverCommand(defaultSettings, process.env.PATH, ws, bundledServer(ext, 'linux'));
+    assert.deepEqual(onPath, { command: inside, args: ['serve'] });
+    const other = path.join(ext, 'other');
+    fs.writeFileSync(other, '#!/bin/sh\n', { mode: 0o755 });
+    assert.deepEqual(serverCommand({ ...defaultSettings, path: other }, process.env.PATH, ws, inside), {
+      command: other,
+      args: ['serve'],
+    });
+    assert.equal(bundledServer(ext, 'win32'), undefined, 'Windows looks for foreach-ls.exe');
+  } finally {
+    fs.rmSync(ext, { recursive: true, force: true });
+  }
 });
 
 void test('the document selector covers every OpenTofu file kind and no other HCL', () => {

@@ -4,10 +4,13 @@ use std::path::PathBuf;
 
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
+/// `--version`: the crate version and the commit it was built from (`unknown` outside a git checkout; build.rs).
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (", env!("FOREACH_LS_COMMIT"), ")");
+
 #[derive(Debug, Parser)]
 #[command(
     name = "foreach-ls",
-    version,
+    version = VERSION,
     about = "Checks OpenTofu provider iteration (provider for_each) statically: a checker and a language server",
     long_about = None,
     propagate_version = true

@@ -161,6 +161,17 @@ fn version_and_help_succeed() {
     let o = run(&["--version"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("foreach-ls "));
+    // The version and the commit it was built from (build.rs), when the tests run in a git checkout.
+    let version = stdout(&o);
+    assert!(version.starts_with(concat!("foreach-ls ", env!("CARGO_PKG_VERSION"), " (")), "{version}");
+    let head = Command::new("git").args(["rev-parse", "--short", "HEAD"]).current_dir(repo()).output();
+    match head {
+        Ok(h) if h.status.success() => {
+            let head = String::from_utf8_lossy(&h.stdout).trim().to_owned();
+            assert_eq!(version.trim_end(), format!("foreach-ls {} ({head})", env!("CARGO_PKG_VERSION")));
+        }
+        _ => assert!(version.trim_end().ends_with(')'), "{version}"),
+    }
     let o = run(&["check", "--help"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("--deny-warnings"));
