@@ -92,10 +92,11 @@ export const installHint =
   'the binary.';
 
 /**
- * The command that starts the server, or a message saying why it cannot start. `foreachLs.path` wins (a relative
- * path is taken from the first workspace folder): an explicit choice, e.g. a newer build than the bundled one.
- * Otherwise the server bundled in a platform-specific .vsix (`bundled`, from `bundledServer`), else `foreach-ls`
- * looked up on `envPath`.
+ * The command that starts the server, or a message saying why it cannot start: the server bundled in a
+ * platform-specific .vsix (`bundled`, from `bundledServer`) when there is one, so the extension and its server are
+ * always the same version; else `foreachLs.path` (a relative path is taken from the first workspace folder); else
+ * `foreach-ls` looked up on `envPath`. To run another build (a newer one, a debug one), install the
+ * platform-neutral extension, which carries no server, and set `foreachLs.path`.
  */
 export function serverCommand(
   s: Settings,
@@ -104,15 +105,15 @@ export function serverCommand(
   bundled?: string,
   platform: NodeJS.Platform = process.platform,
 ): ServerCommand | { error: string } {
+  if (bundled !== undefined) {
+    return { command: bundled, args: ['serve'] };
+  }
   if (s.path !== '') {
     const configured = path.isAbsolute(s.path) || workspaceFolder === undefined ? s.path : path.join(workspaceFolder, s.path);
     if (!isExecutable(configured)) {
       return { error: `\`foreachLs.path\` is set to ${configured}, which is not an executable file. ${installHint}` };
     }
     return { command: configured, args: ['serve'] };
-  }
-  if (bundled !== undefined) {
-    return { command: bundled, args: ['serve'] };
   }
   const found = findOnPath('foreach-ls', envPath, platform);
   return found === undefined ? { error: installHint } : { command: found, args: ['serve'] };

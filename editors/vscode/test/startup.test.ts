@@ -223,7 +223,7 @@ void test('foreachLs.path wins over PATH', () => {
   assert.deepEqual(explicit, { command: found.command, args: ['serve'] });
 });
 
-void test('a bundled server wins over PATH, foreachLs.path over both', () => {
+void test('a bundled server wins over foreachLs.path, which wins over PATH', () => {
   const ext = fs.mkdtempSync(path.join(os.tmpdir(), 'foreach-ls-ext-'));
   try {
     assert.equal(bundledServer(ext, 'linux'), undefined, 'no server/ in a platform-neutral package');
@@ -237,6 +237,10 @@ void test('a bundled server wins over PATH, foreachLs.path over both', () => {
     const other = path.join(ext, 'other');
     fs.writeFileSync(other, '#!/bin/sh\n', { mode: 0o755 });
     assert.deepEqual(serverCommand({ ...defaultSettings, path: other }, process.env.PATH, ws, inside), {
+      command: inside,
+      args: ['serve'],
+    });
+    assert.deepEqual(serverCommand({ ...defaultSettings, path: other }, process.env.PATH, ws, undefined), {
       command: other,
       args: ['serve'],
     });
