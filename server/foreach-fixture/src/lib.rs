@@ -17,6 +17,7 @@
 //! }
 //! ```
 
+mod actual;
 mod annotation;
 mod check;
 mod fixture;
@@ -28,8 +29,9 @@ mod update;
 
 use std::path::Path;
 
+pub use actual::ActualDiagnostic;
 pub use annotation::{AnnotationError, Expectation, SEVERITIES, parse_annotations};
-pub use check::{ActualDiagnostic, Problem};
+pub use check::Problem;
 pub use fixture::{Fixture, FixtureConfig, FixtureFile, LoadError, discover_fixtures};
 pub use markdown::markdown_hcl_blocks;
 pub use position::{Position, Range};

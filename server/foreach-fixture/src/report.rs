@@ -4,8 +4,9 @@
 use std::fmt::{self, Write as _};
 use std::path::{Path, PathBuf};
 
+use crate::actual::ActualDiagnostic;
 use crate::annotation::Expectation;
-use crate::check::{ActualDiagnostic, Problem};
+use crate::check::Problem;
 
 /// Why a fixture failed. `Display` is the report to print.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
+use crate::actual::ActualDiagnostic;
 use crate::annotation::{SEVERITIES, parse_line};
-use crate::check::ActualDiagnostic;
 use crate::fixture::Fixture;
 use crate::position::{Position, count};
 
