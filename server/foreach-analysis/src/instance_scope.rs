@@ -26,6 +26,7 @@ pub struct CallArgument {
     pub location: FileRange,
 }
 
+/// What addresses in `node` start with: `module.a.module.b.`, or nothing in a root.
 pub(crate) fn prefix(node: &TreeNode) -> String {
     let a = node.address();
     if a.is_empty() { a } else { format!("{a}.") }
@@ -54,6 +55,9 @@ pub(crate) fn call_argument_context(node: &TreeNode, call: &str) -> EvalContext 
     EvalContext { each: None, count: None, origin: format!("{}module.{call} argument", prefix(node)) }
 }
 
+/// The scope of `node`: its variables with the values supplied for them (a root's assignments, or the calling
+/// block's arguments as `caller` gives them) and their declarations' defaults, its locals, `path.*` and the
+/// workspace. Problems with a root's assignments go to `diags`.
 pub(crate) fn instance_scope<'a>(
     db: &'a dyn Db,
     ws: Workspace,
