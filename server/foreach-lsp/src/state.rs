@@ -341,11 +341,7 @@ impl State {
         let joined = tokio::task::spawn_blocking(move || {
             std::panic::catch_unwind(AssertUnwindSafe(|| {
                 if let Some(uri) = &document {
-                    let mut host = state.lock_host();
-                    let change = state.newest_text(uri, &mut host);
-                    if !change.files.is_empty() {
-                        host.host.apply_change(change);
-                    }
+                    state.catch_up(uri);
                 }
                 let snap = state.snapshot();
                 f(&snap)
@@ -368,6 +364,17 @@ impl State {
             tracing::error!("applying a change failed: {e}");
         }
         self.publisher.schedule();
+    }
+
+    /// Gives the analysis the newest text of `uri` if the `didChange` carrying it has not yet (on the calling
+    /// thread, under the host lock). Schedules nothing: that `didChange` will, so a request that catches up (a
+    /// pull for diagnostics, say) never causes another round of diagnostics by itself.
+    pub fn catch_up(&self, uri: &Uri) {
+        let mut host = self.lock_host();
+        let change = self.newest_text(uri, &mut host);
+        if !change.files.is_empty() {
+            host.host.apply_change(change);
+        }
     }
 
     /// Sends the latest text of an open document to the analysis (whichever edit task gets here first applies
