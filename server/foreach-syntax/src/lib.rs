@@ -13,7 +13,9 @@ mod line_index;
 mod nesting;
 mod recovery;
 mod reuse;
+mod reuse_inside;
 mod scan;
+mod shift;
 
 pub use file_kind::FileKind;
 pub use line_index::{ColumnEncoding, LineCol, LineIndex};

@@ -14,13 +14,13 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use crate::ast::{
-    Block, Body, Expr, ExprKind, ForExpr, FuncCall, Ident, ObjectKey, Structure, Template, TemplatePart, TraversalOp,
-};
+use crate::ast::{Body, Structure};
 use crate::convert::Converter;
 use crate::recovery::{MAX_NESTING, heredoc_at_end_of_file};
+use crate::reuse_inside::{Edit, reparse_inside};
 use crate::scan::split_items;
-use crate::{FileKind, Parse, TextRange, TextSize, strip_bom};
+use crate::shift::shifted;
+use crate::{FileKind, Parse, strip_bom};
 
 /// The items of the last parse of one file, for the next [`parse_reusing`] of the same file.
 #[derive(Debug, Clone)]
@@ -30,6 +30,9 @@ pub struct ItemCache {
     items: Vec<CachedItem>,
     /// Item indices by the hash of their text.
     by_hash: HashMap<u64, Vec<usize>>,
+    /// How many items of this parse were rebuilt from their previous tree by re-parsing only the node around the
+    /// edit (`reuse_inside.rs`), for tests.
+    rebuilt_inside: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -45,6 +48,21 @@ impl ItemCache {
     fn find(&self, item_text: &str) -> Option<&CachedItem> {
         let candidates = self.by_hash.get(&hash_of(item_text))?;
         candidates.iter().map(|&i| &self.items[i]).find(|c| &self.text[c.range.clone()] == item_text)
+    }
+
+    /// The item that became `range` of the new text through `edit`: it started at the same offset, ended where
+    /// `range` ends less what the edit added, and held the edit.
+    fn edited_into(&self, range: &std::ops::Range<usize>, edit: &Edit) -> Option<&CachedItem> {
+        let end = usize::try_from(range.end as i64 - edit.delta()).ok()?;
+        let i = self.items.binary_search_by_key(&range.start, |c| c.range.start).ok()?;
+        let item = &self.items[i];
+        (item.range.end == end && item.range.start <= edit.old.start && edit.old.end <= end).then_some(item)
+    }
+
+    /// How many items of the parse that made this cache were rebuilt around an edit instead of parsed whole.
+    #[doc(hidden)]
+    pub fn rebuilt_inside(&self) -> usize {
+        self.rebuilt_inside
     }
 }
 
@@ -68,7 +86,13 @@ fn parse_items(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) ->
         return None;
     }
     let mut structures = Vec::new();
-    let mut cache = ItemCache { text: text.clone(), items: Vec::with_capacity(items.len()), by_hash: HashMap::new() };
+    let mut cache = ItemCache {
+        text: text.clone(),
+        items: Vec::with_capacity(items.len()),
+        by_hash: HashMap::new(),
+        rebuilt_inside: 0,
+    };
+    let edit = previous.map(|p| Edit::between(&p.text, text));
     let mut gap_start = 0;
     for item in &items {
         if !gap_is_trivia(&src[gap_start..item.range.start]) {
@@ -84,10 +108,22 @@ fn parse_items(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) ->
                 (old.structures.clone(), old.converted_at)
             }
             None => {
-                let body = hcl_edit::parser::parse_body_spanned(item_text).ok()?;
-                let converted = Converter::new(item_text, start).body(body).structures;
-                structures.extend(converted.iter().cloned());
-                (Arc::new(converted), start)
+                let range = start..start + item_text.len();
+                let rebuilt = previous.zip(edit.as_ref()).and_then(|(p, edit)| {
+                    let old = p.edited_into(&range, edit)?;
+                    let old_shift = old.range.start as i64 - old.converted_at as i64;
+                    reparse_inside(&old.structures, old_shift, &p.text, text, edit)
+                });
+                if let Some(rebuilt) = rebuilt {
+                    cache.rebuilt_inside += 1;
+                    structures.extend(rebuilt.iter().cloned());
+                    (Arc::new(rebuilt), start)
+                } else {
+                    let body = hcl_edit::parser::parse_body_spanned(item_text).ok()?;
+                    let converted = Converter::new(item_text, start).body(body).structures;
+                    structures.extend(converted.iter().cloned());
+                    (Arc::new(converted), start)
+                }
             }
         };
         cache.by_hash.entry(hash_of(item_text)).or_default().push(cache.items.len());
@@ -115,141 +151,4 @@ fn hash_of(text: &str) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut h);
     h.finish()
-}
-
-/// A copy of `s` with every range moved by `delta` bytes.
-fn shifted(s: &Structure, delta: i64) -> Structure {
-    let mut s = s.clone();
-    if delta != 0 {
-        Shift(delta).structure(&mut s);
-    }
-    s
-}
-
-/// Moves every range of a tree by a fixed number of bytes. It must visit every range the tree has: the tests
-/// compare a reused parse with a fresh one, spans included, on real files.
-struct Shift(i64);
-
-impl Shift {
-    fn range(&self, r: &mut TextRange) {
-        let at = |o: TextSize| TextSize::from((u32::from(o) as i64 + self.0) as u32);
-        *r = TextRange::new(at(r.start()), at(r.end()));
-    }
-
-    fn ident(&self, i: &mut Ident) {
-        self.range(&mut i.range);
-    }
-
-    fn structure(&self, s: &mut Structure) {
-        match s {
-            Structure::Attribute(a) => {
-                self.ident(&mut a.key);
-                self.expr(&mut a.value);
-                self.range(&mut a.range);
-            }
-            Structure::Block(b) => self.block(b),
-        }
-    }
-
-    fn block(&self, b: &mut Block) {
-        self.ident(&mut b.ident);
-        for l in &mut b.labels {
-            self.range(&mut l.range);
-        }
-        for s in &mut b.body.structures {
-            self.structure(s);
-        }
-        self.range(&mut b.range);
-        self.range(&mut b.body_range);
-    }
-
-    fn expr(&self, e: &mut Expr) {
-        self.range(&mut e.range);
-        match &mut e.kind {
-            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Invalid => {}
-            ExprKind::Template(t) => self.template(t),
-            ExprKind::Tuple(items) => items.iter_mut().for_each(|x| self.expr(x)),
-            ExprKind::Object(items) => {
-                for item in items {
-                    match &mut item.key {
-                        ObjectKey::Ident(i) => self.ident(i),
-                        ObjectKey::Expr(k) => self.expr(k),
-                    }
-                    self.expr(&mut item.value);
-                }
-            }
-            ExprKind::Variable(i) => self.ident(i),
-            ExprKind::Traversal { base, steps } => {
-                self.expr(base);
-                for step in steps {
-                    self.range(&mut step.range);
-                    match &mut step.op {
-                        TraversalOp::GetAttr(i) => self.ident(i),
-                        TraversalOp::Index(x) => self.expr(x),
-                        TraversalOp::LegacyIndex(_) | TraversalOp::AttrSplat | TraversalOp::FullSplat => {}
-                    }
-                }
-            }
-            ExprKind::FuncCall(call) => self.call(call),
-            ExprKind::Parenthesis(inner) => self.expr(inner),
-            ExprKind::Conditional { cond, then_expr, else_expr } => {
-                self.expr(cond);
-                self.expr(then_expr);
-                self.expr(else_expr);
-            }
-            ExprKind::Unary { operand, .. } => self.expr(operand),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
-            ExprKind::For(f) => self.for_expr(f),
-        }
-    }
-
-    fn call(&self, call: &mut FuncCall) {
-        call.name.namespace.iter_mut().for_each(|i| self.ident(i));
-        self.ident(&mut call.name.name);
-        call.args.iter_mut().for_each(|a| self.expr(a));
-    }
-
-    fn for_expr(&self, f: &mut ForExpr) {
-        if let Some(k) = &mut f.key_var {
-            self.ident(k);
-        }
-        self.ident(&mut f.value_var);
-        self.expr(&mut f.collection);
-        if let Some(k) = &mut f.key_expr {
-            self.expr(k);
-        }
-        self.expr(&mut f.value_expr);
-        if let Some(c) = &mut f.cond {
-            self.expr(c);
-        }
-    }
-
-    fn template(&self, t: &mut Template) {
-        for part in &mut t.parts {
-            match part {
-                TemplatePart::Literal { range, .. } => self.range(range),
-                TemplatePart::Interpolation(e) => self.expr(e),
-                TemplatePart::If(d) => {
-                    self.expr(&mut d.cond);
-                    self.template(&mut d.then_part);
-                    if let Some(e) = &mut d.else_part {
-                        self.template(e);
-                    }
-                    self.range(&mut d.range);
-                }
-                TemplatePart::For(d) => {
-                    if let Some(k) = &mut d.key_var {
-                        self.ident(k);
-                    }
-                    self.ident(&mut d.value_var);
-                    self.expr(&mut d.collection);
-                    self.template(&mut d.body);
-                    self.range(&mut d.range);
-                }
-            }
-        }
-    }
 }

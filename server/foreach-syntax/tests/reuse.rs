@@ -59,13 +59,16 @@ fn edit(text: &str, rng: &mut Lcg) -> String {
     }
 }
 
-fn check_file(path: &Path, text: &str, edits: usize, seed: u64) -> usize {
+/// Parses `text` with reuse and fresh after each edit; returns how many parses reused items and how many of those
+/// rebuilt an item around the edit.
+fn check_file(path: &Path, text: &str, edits: usize, seed: u64) -> (usize, usize) {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let Some(kind) = FileKind::from_file_name(&name) else { return 0 };
+    let Some(kind) = FileKind::from_file_name(&name) else { return (0, 0) };
     let mut rng = Lcg(seed);
     let mut text: Arc<str> = Arc::from(text);
     let mut cache: Option<ItemCache> = None;
     let mut reused = 0;
+    let mut inside = 0;
     for round in 0..=edits {
         let (got, next) = parse_reusing(&text, kind, cache.as_ref());
         let want = parse(&text, kind);
@@ -75,10 +78,11 @@ fn check_file(path: &Path, text: &str, edits: usize, seed: u64) -> usize {
             path.display()
         );
         reused += usize::from(cache.is_some() && next.is_some());
+        inside += next.as_ref().map_or(0, |n| n.rebuilt_inside());
         cache = next.or(cache);
         text = Arc::from(edit(&text, &mut rng));
     }
-    reused
+    (reused, inside)
 }
 
 #[test]
@@ -87,13 +91,68 @@ fn reusing_parse_equals_a_fresh_parse_on_fixtures_and_edits() {
     files_under(&repo().join("testdata"), &mut files);
     files_under(&repo().join("docs"), &mut files);
     assert!(files.len() > 100, "fixtures found: {}", files.len());
-    let mut reused = 0;
+    let (mut reused, mut inside) = (0, 0);
     for (i, path) in files.iter().enumerate() {
         let Ok(text) = std::fs::read_to_string(path) else { continue };
-        reused += check_file(path, &text, 12, i as u64 + 1);
+        let (r, n) = check_file(path, &text, 12, i as u64 + 1);
+        reused += r;
+        inside += n;
     }
-    // Most edits keep a file valid enough to go the reusing way; if none did, the test would prove nothing.
+    // Many edits keep a file valid enough to go the reusing way, and some of those land inside a block's
+    // attribute (most random edits break the file); if none did, the test would prove nothing.
     assert!(reused > files.len(), "parses that reused items: {reused}");
+    assert!(inside > files.len() / 4, "items rebuilt around an edit: {inside} of {reused}");
+}
+
+/// Every kind of edit at every offset of a small file that holds each node kind re-parsing may stop at: block
+/// attributes, nested blocks, object items (one per line, several on a line, a repeated key), tuple elements,
+/// call arguments, heredocs and comments.
+#[test]
+fn every_edit_at_every_offset_of_a_file_with_every_node_kind() {
+    let text = r#"locals {
+  quotas = {
+    a = { code = "L-1", desired = var.a },
+    b = { code = "L-2", desired = var.b }
+    c = 1, d = "x"
+    a = "again"
+    list = [1, "two", { three = 3 }]
+    call = merge({ x = 1 }, var.y, local.z...)
+    doc = <<EOT
+  text ${var.a}
+EOT
+    # a comment
+    e = 5 // another
+  }
+  other = [for k, v in local.quotas : k if v != null]
+}
+
+resource "aws_x" "y" {
+  count = 2
+  tags {
+    Name = "n"
+  }
+  one { a = 1 }
+}
+"#;
+    let insertions = ["z", " ", "\n", "\"", "#", ",", "{", "}", "[", "]", "(", ")", "=", "...", "\n#", "/*", "<<EOT\n"];
+    let kind = FileKind::Tf;
+    let original: Arc<str> = Arc::from(text);
+    let (_, cache) = parse_reusing(&original, kind, None);
+    let cache = cache.expect("the file is valid");
+    let mut inside = 0;
+    for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+        let mut edited: Vec<String> = insertions.iter().map(|s| format!("{}{s}{}", &text[..at], &text[at..])).collect();
+        if at < text.len() {
+            edited.push(format!("{}{}", &text[..at], &text[at + 1..]));
+        }
+        for new in edited {
+            let new: Arc<str> = Arc::from(new);
+            let (got, next) = parse_reusing(&new, kind, Some(&cache));
+            assert!(got == parse(&new, kind), "edit at {at} differs from a fresh parse:\n{new}");
+            inside += next.map_or(0, |n| n.rebuilt_inside());
+        }
+    }
+    assert!(inside > text.len(), "items rebuilt around an edit: {inside}");
 }
 
 #[test]
@@ -110,5 +169,55 @@ fn reusing_parse_equals_a_fresh_parse_on_the_dev_corpus() {
         // Every file cold; a tenth of them through a few edits as well (the whole corpus edited would be slow).
         let edits = if i % 10 == 0 && text.len() < 200_000 { 4 } else { 0 };
         check_file(path, &text, edits, i as u64 + 7);
+    }
+}
+
+/// Edits that deepen a nested object around hcl-edit's nesting limit (64 levels, counted from the item down):
+/// a node re-parsed alone sits shallower than in its file, so reuse must not accept what the whole file rejects.
+#[test]
+fn deepening_an_edit_near_the_nesting_limit_matches_a_fresh_parse() {
+    let kind = FileKind::Tf;
+    for outer in [8, 16, 24, 30, 31, 32, 40, 60, 63] {
+        let open: String = (0..outer).map(|i| format!("{{\n k{i} = ")).collect();
+        let close: String = "\n}".repeat(outer);
+        let text: Arc<str> = Arc::from(format!("locals {{\n  a = {open}1{close}\n}}\n"));
+        let (_, cache) = parse_reusing(&text, kind, None);
+        let at = text.find(" 1\n").expect("the innermost value") + 1;
+        for inner in [1, 2, 8, 16, 30, 40, 64] {
+            let deeper = format!("{}1{}", "[".repeat(inner), "]".repeat(inner));
+            let new: Arc<str> = Arc::from(format!("{}{deeper}{}", &text[..at], &text[at + 1..]));
+            let (got, _) = parse_reusing(&new, kind, cache.as_ref());
+            assert!(got == parse(&new, kind), "{outer} objects deep, {inner} brackets inserted: differs");
+        }
+    }
+}
+
+/// The edit the language-server benchmark makes in the largest file of the dev corpus (a 6,000-item object in
+/// one `locals` block), and a few more around it, rebuild the item around the edit.
+#[test]
+fn edits_inside_the_largest_generated_object_of_the_corpus_rebuild_around_the_edit() {
+    let path = repo()
+        .join("target/corpus/dev-corpus/gruntwork-io+terraform-aws-utilities/modules/request-quota-increase/main.tf");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: {} is not unpacked (the corpus test of foreach-ls unpacks it)", path.display());
+        return;
+    };
+    let kind = FileKind::Tf;
+    let text: Arc<str> = Arc::from(text);
+    let (_, cache) = parse_reusing(&text, kind, None);
+    let middle = text[text.len() / 2..].find("var.").expect("a reference") + text.len() / 2 + 4;
+    let end_of_name = middle + text[middle..].find('\n').expect("a line end");
+    for new in [
+        format!("{}z{}", &text[..end_of_name], &text[end_of_name..]),
+        format!("{}{}", &text[..end_of_name - 1], &text[end_of_name..]),
+        format!("{}\"{}", &text[..middle], &text[middle..]),
+    ] {
+        let new: Arc<str> = Arc::from(new);
+        let (got, next) = parse_reusing(&new, kind, cache.as_ref());
+        assert!(got == parse(&new, kind), "an edit at {middle} differs from a fresh parse");
+        if !got.errors.is_empty() {
+            continue;
+        }
+        assert_eq!(next.map(|n| n.rebuilt_inside()), Some(1), "the edit at {middle} was re-parsed around");
     }
 }
