@@ -137,7 +137,7 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
     if file.load_error(db).is_some() {
         return Arc::new(Parse::default());
     }
-    Arc::new(db.reparse().parse(file.id(db), file.text(db), file.kind(db)))
+    db.reparse().parse(file.id(db), file.text(db), file.kind(db))
 }
 
 /// The items a configuration file declares, and its syntax errors.
@@ -152,7 +152,7 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
     }
     let parse = db.reparse().parse(file.id(db), file.text(db), file.kind(db));
     let mut summary = lower_file(file.id(db), &parse.body);
-    summary.syntax_errors = parse.errors;
+    summary.syntax_errors = parse.errors.clone();
     Arc::new(summary)
 }
 

@@ -35,13 +35,14 @@ impl ReparseStore {
         self.lock().edited.insert(file);
     }
 
-    /// Parses `text`, the text of `file`, reusing the items of its last parse when the file is being edited.
-    pub fn parse(&self, file: FileId, text: &Arc<str>, kind: FileKind) -> Parse {
+    /// Parses `text`, the text of `file`, reusing the items of its last parse when the file is being edited (the
+    /// same text again, as `parse` and `file_summary` both ask after an edit, is the same tree).
+    pub fn parse(&self, file: FileId, text: &Arc<str>, kind: FileKind) -> Arc<Parse> {
         let previous = {
             let mut inner = self.lock();
             if !inner.edited.contains(&file) || kind.is_json() {
                 drop(inner);
-                return foreach_syntax::parse(text, kind);
+                return Arc::new(foreach_syntax::parse(text, kind));
             }
             let at = inner.caches.iter().position(|(f, _)| *f == file);
             at.and_then(|i| inner.caches.remove(i)).map(|(_, c)| c)
@@ -79,13 +80,16 @@ mod tests {
         let store = ReparseStore::default();
         let text: Arc<str> = Arc::from("locals {\n  a = 1\n}\nlocals {\n  b = 2\n}\n");
         let fresh = foreach_syntax::parse(&text, FileKind::Tf);
-        assert_eq!(store.parse(FileId(1), &text, FileKind::Tf), fresh);
+        assert_eq!(*store.parse(FileId(1), &text, FileKind::Tf), fresh);
         assert!(cached(&store).is_empty(), "a file only loaded keeps nothing");
         store.mark_edited(FileId(1));
-        assert_eq!(store.parse(FileId(1), &text, FileKind::Tf), fresh);
+        let first = store.parse(FileId(1), &text, FileKind::Tf);
+        assert_eq!(*first, fresh);
         assert_eq!(cached(&store), [FileId(1)]);
+        let again = store.parse(FileId(1), &Arc::from(&*text), FileKind::Tf);
+        assert!(Arc::ptr_eq(&first, &again), "the same text again is the same tree");
         let broken: Arc<str> = Arc::from("locals {\n  a = 1\n}\nlocals {\n  b = \n}\n");
-        assert_eq!(store.parse(FileId(1), &broken, FileKind::Tf), foreach_syntax::parse(&broken, FileKind::Tf));
+        assert_eq!(*store.parse(FileId(1), &broken, FileKind::Tf), foreach_syntax::parse(&broken, FileKind::Tf));
         assert_eq!(cached(&store), [FileId(1)], "the last good items stay");
         for i in 2..=(CAPACITY as u32 + 2) {
             store.mark_edited(FileId(i));

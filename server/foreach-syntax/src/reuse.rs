@@ -7,11 +7,12 @@
 //! recovery parses items. The result must equal [`crate::parse`] of the same text, spans included: anything this
 //! path is not sure of (JSON, an item the scanner flags, an item that does not parse alone) falls back to it.
 //!
-//! The cache holds the items' trees at the offsets they were converted at and is shared, not copied, from one edit
-//! to the next: only the output is cloned (and shifted), once per edit.
+//! The cache is the parse itself (shared with the caller) plus where each item's structures sit in it, so a
+//! reused item is cloned (and shifted) once per edit, and parsing the same text again costs nothing.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::ast::{Body, Structure};
@@ -22,11 +23,13 @@ use crate::scan::split_items;
 use crate::shift::shifted;
 use crate::{FileKind, Parse, strip_bom};
 
-/// The items of the last parse of one file, for the next [`parse_reusing`] of the same file.
+/// The last parse of one file and its items, for the next [`parse_reusing`] of the same file.
 #[derive(Debug, Clone)]
 pub struct ItemCache {
     /// The text the items were read from (shared with the caller, not copied).
     text: Arc<str>,
+    /// The parse of `text` (shared with the caller).
+    parse: Arc<Parse>,
     items: Vec<CachedItem>,
     /// Item indices by the hash of their text.
     by_hash: HashMap<u64, Vec<usize>>,
@@ -38,10 +41,9 @@ pub struct ItemCache {
 #[derive(Debug, Clone)]
 struct CachedItem {
     /// The item's byte range in `text` (BOM included in the offsets).
-    range: std::ops::Range<usize>,
-    /// Its structures, with ranges as converted at `converted_at`.
-    structures: Arc<Vec<Structure>>,
-    converted_at: usize,
+    range: Range<usize>,
+    /// Its structures: indices into `parse.body.structures`.
+    structures: Range<usize>,
 }
 
 impl ItemCache {
@@ -50,9 +52,13 @@ impl ItemCache {
         candidates.iter().map(|&i| &self.items[i]).find(|c| &self.text[c.range.clone()] == item_text)
     }
 
+    fn structures(&self, item: &CachedItem) -> &[Structure] {
+        &self.parse.body.structures[item.structures.clone()]
+    }
+
     /// The item that became `range` of the new text through `edit`: it started at the same offset, ended where
     /// `range` ends less what the edit added, and held the edit.
-    fn edited_into(&self, range: &std::ops::Range<usize>, edit: &Edit) -> Option<&CachedItem> {
+    fn edited_into(&self, range: &Range<usize>, edit: &Edit) -> Option<&CachedItem> {
         let end = usize::try_from(range.end as i64 - edit.delta()).ok()?;
         let i = self.items.binary_search_by_key(&range.start, |c| c.range.start).ok()?;
         let item = &self.items[i];
@@ -69,14 +75,23 @@ impl ItemCache {
 /// Parses `text` like [`crate::parse`], reusing the unchanged top-level items of `previous` (the cache of an
 /// earlier parse of the same file). Returns the cache for the next call, `None` when this text went the ordinary
 /// way (JSON, syntax errors, an item the scanner is unsure of).
-pub fn parse_reusing(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) -> (Parse, Option<ItemCache>) {
+pub fn parse_reusing(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) -> (Arc<Parse>, Option<ItemCache>) {
+    if let Some(p) = previous
+        && *p.text == **text
+    {
+        return (p.parse.clone(), Some(p.clone()));
+    }
     match parse_items(text, kind, previous) {
         Some(done) => done,
-        None => (crate::parse(text, kind), None),
+        None => (Arc::new(crate::parse(text, kind)), None),
     }
 }
 
-fn parse_items(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) -> Option<(Parse, Option<ItemCache>)> {
+fn parse_items(
+    text: &Arc<str>,
+    kind: FileKind,
+    previous: Option<&ItemCache>,
+) -> Option<(Arc<Parse>, Option<ItemCache>)> {
     if kind.is_json() {
         return None;
     }
@@ -86,12 +101,9 @@ fn parse_items(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) ->
         return None;
     }
     let mut structures = Vec::new();
-    let mut cache = ItemCache {
-        text: text.clone(),
-        items: Vec::with_capacity(items.len()),
-        by_hash: HashMap::new(),
-        rebuilt_inside: 0,
-    };
+    let mut cached = Vec::with_capacity(items.len());
+    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut rebuilt_inside = 0;
     let edit = previous.map(|p| Edit::between(&p.text, text));
     let mut gap_start = 0;
     for item in &items {
@@ -101,48 +113,39 @@ fn parse_items(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) ->
         gap_start = item.range.end;
         let item_text = &src[item.range.clone()];
         let start = base + item.range.start;
-        let (item_structures, converted_at) = match previous.and_then(|p| p.find(item_text)) {
-            Some(old) => {
-                let delta = start as i64 - old.converted_at as i64;
-                structures.extend(old.structures.iter().map(|s| shifted(s, delta)));
-                (old.structures.clone(), old.converted_at)
+        let range = start..start + item_text.len();
+        let first = structures.len();
+        match previous.and_then(|p| Some((p, p.find(item_text)?))) {
+            Some((p, old)) => {
+                let delta = start as i64 - old.range.start as i64;
+                structures.extend(p.structures(old).iter().map(|s| shifted(s, delta)));
             }
             None => {
-                let range = start..start + item_text.len();
                 let rebuilt = previous.zip(edit.as_ref()).and_then(|(p, edit)| {
                     let old = p.edited_into(&range, edit)?;
-                    let old_shift = old.range.start as i64 - old.converted_at as i64;
-                    reparse_inside(&old.structures, old_shift, &p.text, text, edit)
+                    reparse_inside(p.structures(old), &p.text, text, edit)
                 });
                 if let Some(rebuilt) = rebuilt {
-                    cache.rebuilt_inside += 1;
-                    structures.extend(rebuilt.iter().cloned());
-                    (Arc::new(rebuilt), start)
+                    rebuilt_inside += 1;
+                    structures.extend(rebuilt);
                 } else {
                     let body = hcl_edit::parser::parse_body_spanned(item_text).ok()?;
-                    let converted = Converter::new(item_text, start).body(body).structures;
-                    structures.extend(converted.iter().cloned());
-                    (Arc::new(converted), start)
+                    structures.extend(Converter::new(item_text, start).body(body).structures);
                 }
             }
-        };
-        cache.by_hash.entry(hash_of(item_text)).or_default().push(cache.items.len());
-        cache.items.push(CachedItem {
-            range: start..start + item_text.len(),
-            structures: item_structures,
-            converted_at,
-        });
+        }
+        by_hash.entry(hash_of(item_text)).or_default().push(cached.len());
+        cached.push(CachedItem { range, structures: first..structures.len() });
     }
     if !gap_is_trivia(&src[gap_start..]) {
         return None;
     }
     let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
-    Some((Parse { body: Body { structures }, errors }, Some(cache)))
+    let parse = Arc::new(Parse { body: Body { structures }, errors });
+    let cache = ItemCache { text: text.clone(), parse: parse.clone(), items: cached, by_hash, rebuilt_inside };
+    Some((parse, Some(cache)))
 }
 
-/// Whether the text between two items is only what a body may hold there: whitespace and complete comments. The
-/// scanner skips comments without judging them (an unclosed `/*` at the end of a file is no item), so a gap with
-/// anything but whitespace is parsed to be sure.
 fn gap_is_trivia(gap: &str) -> bool {
     gap.trim().is_empty() || hcl_edit::parser::parse_body_spanned(gap).is_ok_and(|b| b.is_empty())
 }

@@ -71,25 +71,22 @@ enum Step {
 /// The item's structures rebuilt after `edit`, re-parsing only the smallest qualifying node around it; `None`
 /// when no node below the item's own structures qualifies.
 ///
-/// `structures` are the item's previous trees, whose ranges are `old_shift` bytes before where the item sat in
-/// `old_text`; the result has ranges in `new_text`.
+/// `structures` are the item's previous trees, with ranges in `old_text`; the result has ranges in `new_text`.
 pub(crate) fn reparse_inside(
     structures: &[Structure],
-    old_shift: i64,
     old_text: &str,
     new_text: &str,
     edit: &Edit,
 ) -> Option<Vec<Structure>> {
-    let to_tree = |at: usize| u32::try_from(at as i64 - old_shift).ok().map(TextSize::from);
-    let (lo, hi) = (to_tree(edit.old.start)?, to_tree(edit.old.end)?);
+    let (lo, hi) = (offset(edit.old.start)?, offset(edit.old.end)?);
     let path = path_to(structures, lo, hi);
     // Deepest first; the first step is a top-level structure, which the item-level reuse already covers.
     for len in (2..=path.len()).rev() {
         let steps = &path[..len];
-        if let Some(node) = reparse_node(structures, steps, old_shift, old_text, new_text, edit) {
+        if let Some(node) = reparse_node(structures, steps, old_text, new_text, edit) {
             let mut rebuilt = structures.to_vec();
             let end = node_range(structures, steps)?.end;
-            let shift = Shift::split(end, old_shift, old_shift + edit.delta());
+            let shift = Shift::split(end, 0, edit.delta());
             rebuilt.iter_mut().for_each(|s| shift.structure(s));
             put(&mut rebuilt, steps, node);
             return Some(rebuilt);
@@ -240,17 +237,9 @@ fn put_in_expr(expr: &mut Expr, steps: &[Step], node: Node) {
 }
 
 /// The node at the end of `steps` parsed again from its new text, if it qualifies (module docs).
-fn reparse_node(
-    structures: &[Structure],
-    steps: &[Step],
-    old_shift: i64,
-    old_text: &str,
-    new_text: &str,
-    edit: &Edit,
-) -> Option<Node> {
+fn reparse_node(structures: &[Structure], steps: &[Step], old_text: &str, new_text: &str, edit: &Edit) -> Option<Node> {
     let old = node_range(structures, steps)?;
-    let start = usize::try_from(i64::from(u32::from(old.start)) + old_shift).ok()?;
-    let old_end = usize::try_from(i64::from(u32::from(old.end)) + old_shift).ok()?;
+    let (start, old_end) = (usize::from(old.start), usize::from(old.end));
     let end = usize::try_from(old_end as i64 + edit.delta()).ok()?;
     // The edit must lie within the node, as the path promised, and what follows the node must be unchanged.
     if !(start <= edit.old.start && edit.old.end <= old_end) {
@@ -284,7 +273,7 @@ fn reparse_node(
             (item_range(&item) == (offset(start)?..offset(end)?)).then_some(())?;
             // The key text is the same (hcl-edit keeps one item per key; which one depends on the others).
             let old_key = old_item.key.range();
-            let old_key = shifted_range(old_key.start()..old_key.end(), old_shift)?;
+            let old_key = usize::from(old_key.start())..usize::from(old_key.end());
             let new_key = item.key.range();
             if old_text.get(old_key) != new_text.get(usize::from(new_key.start())..usize::from(new_key.end())) {
                 return None;
@@ -317,11 +306,6 @@ fn reparse_node(
 
 fn offset(at: usize) -> Option<TextSize> {
     TextSize::try_from(at).ok()
-}
-
-fn shifted_range(r: Range<TextSize>, by: i64) -> Option<Range<usize>> {
-    let at = |o: TextSize| usize::try_from(i64::from(u32::from(o)) + by).ok();
-    Some(at(r.start)?..at(r.end)?)
 }
 
 /// The value of the one attribute of `wrapped`, converted as if `wrapped` started at byte `base`.

@@ -73,7 +73,7 @@ fn check_file(path: &Path, text: &str, edits: usize, seed: u64) -> (usize, usize
         let (got, next) = parse_reusing(&text, kind, cache.as_ref());
         let want = parse(&text, kind);
         assert!(
-            got == want,
+            *got == want,
             "{} after {round} edits (seed {seed}): reusing parse differs from a fresh parse",
             path.display()
         );
@@ -148,7 +148,7 @@ resource "aws_x" "y" {
         for new in edited {
             let new: Arc<str> = Arc::from(new);
             let (got, next) = parse_reusing(&new, kind, Some(&cache));
-            assert!(got == parse(&new, kind), "edit at {at} differs from a fresh parse:\n{new}");
+            assert!(*got == parse(&new, kind), "edit at {at} differs from a fresh parse:\n{new}");
             inside += next.map_or(0, |n| n.rebuilt_inside());
         }
     }
@@ -187,7 +187,7 @@ fn deepening_an_edit_near_the_nesting_limit_matches_a_fresh_parse() {
             let deeper = format!("{}1{}", "[".repeat(inner), "]".repeat(inner));
             let new: Arc<str> = Arc::from(format!("{}{deeper}{}", &text[..at], &text[at + 1..]));
             let (got, _) = parse_reusing(&new, kind, cache.as_ref());
-            assert!(got == parse(&new, kind), "{outer} objects deep, {inner} brackets inserted: differs");
+            assert!(*got == parse(&new, kind), "{outer} objects deep, {inner} brackets inserted: differs");
         }
     }
 }
@@ -214,7 +214,7 @@ fn edits_inside_the_largest_generated_object_of_the_corpus_rebuild_around_the_ed
     ] {
         let new: Arc<str> = Arc::from(new);
         let (got, next) = parse_reusing(&new, kind, cache.as_ref());
-        assert!(got == parse(&new, kind), "an edit at {middle} differs from a fresh parse");
+        assert!(*got == parse(&new, kind), "an edit at {middle} differs from a fresh parse");
         if !got.errors.is_empty() {
             continue;
         }

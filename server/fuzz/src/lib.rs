@@ -59,7 +59,7 @@ pub fn syntax(data: &[u8]) {
     let before: std::sync::Arc<str> = std::sync::Arc::from(format!("{}{}", &src[..mid], &src[next..]));
     let (_, cache) = foreach_syntax::parse_reusing(&before, FileKind::Tf, None);
     let (reused, _) = foreach_syntax::parse_reusing(&std::sync::Arc::from(src), FileKind::Tf, cache.as_ref());
-    assert!(reused == parse(src, FileKind::Tf), "a reusing parse differs from a fresh one");
+    assert!(*reused == parse(src, FileKind::Tf), "a reusing parse differs from a fresh one");
     // Every character boundary survives offset -> line/column -> offset, in both encodings (except the point
     // between `\r` and `\n`, which is no position: it maps to the end of the line's content).
     let index = LineIndex::new(src);
