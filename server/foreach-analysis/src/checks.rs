@@ -8,7 +8,7 @@ use std::sync::Arc;
 use foreach_syntax::TextRange;
 
 use crate::base::{FileId, FileRange};
-use crate::db::{Db, ModuleDir, Workspace, file_summary, module, parse};
+use crate::db::{Db, ModuleDir, Workspace, file_index, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::fixes::line_endings;
 use crate::init_settings::init_settings_checks;
@@ -44,12 +44,13 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     crate::providers::not_inherited::refine(db, ws, &mut out);
     // With a state: whether removing an element would trap right now.
     crate::state::too_similar::annotate(db, ws, &mut out);
-    // Last: suppression comments, so that every code, from every pass, is silenced the same way.
-    let suppressions: HashMap<_, _> = ws
-        .dirs(db)
+    // Last: suppression comments, so that every code, from every pass, is silenced the same way. Only the files
+    // with findings are looked at: this runs after every keystroke, in workspaces of thousands of files.
+    let files = file_index(db, ws);
+    let with_findings: HashSet<FileId> = out.iter().map(|d| d.location.file).collect();
+    let suppressions: HashMap<_, _> = with_findings
         .iter()
-        .flat_map(|dir| dir.files(db).iter())
-        .map(|f| (f.id(db), file_suppressions(db, *f)))
+        .filter_map(|id| Some((*id, file_suppressions(db, *files.get(id)?))))
         .filter(|(_, s)| !s.is_empty())
         .collect();
     apply_suppressions(&mut out, &suppressions);
@@ -57,12 +58,9 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     let edited: HashSet<FileId> =
         out.iter().flat_map(|d| &d.fixes).flat_map(|f| &f.edits).map(|e| e.location.file).collect();
     if !edited.is_empty() {
-        let crlf: HashSet<FileId> = ws
-            .dirs(db)
-            .iter()
-            .flat_map(|dir| dir.files(db).iter())
-            .filter(|f| edited.contains(&f.id(db)) && line_endings::uses_crlf(f.text(db)))
-            .map(|f| f.id(db))
+        let crlf: HashSet<FileId> = edited
+            .into_iter()
+            .filter(|id| files.get(id).is_some_and(|f| line_endings::uses_crlf(f.text(db))))
             .collect();
         line_endings::match_files(&mut out, |file| crlf.contains(&file));
     }

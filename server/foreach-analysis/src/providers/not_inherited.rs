@@ -33,19 +33,23 @@ pub fn refine(db: &dyn Db, ws: Workspace, diags: &mut Vec<Diagnostic>) {
         return;
     }
     let tree = module_tree(db, ws);
-    // Every distinct call of each module directory: (the caller's directory, the call's name); `None` for a root.
+    // Every distinct call of each module directory with a target: (the caller's directory, the call's name);
+    // `None` for a root. This runs after every keystroke, so directories are tested once each, by file id.
+    let target_files: HashSet<FileId> = targets.iter().map(|t| t.file).collect();
+    let mut has_targets: HashMap<ModuleDir, bool> = HashMap::new();
     let mut calls: HashMap<ModuleDir, Vec<Option<(ModuleDir, String)>>> = HashMap::new();
     for node in &tree.nodes {
+        let dir = node.dir;
+        if !*has_targets.entry(dir).or_insert_with(|| dir.files(db).iter().any(|f| target_files.contains(&f.id(db)))) {
+            continue;
+        }
         let call = node.parent.and_then(|p| Some((tree.node(p).dir, node.call_path.last()?.clone())));
-        let entry = calls.entry(node.dir).or_default();
+        let entry = calls.entry(dir).or_default();
         if !entry.contains(&call) {
             entry.push(call);
         }
     }
     for (dir, callers) in &calls {
-        if !dir.files(db).iter().any(|f| targets.iter().any(|t| t.file == f.id(db))) {
-            continue;
-        }
         let child = module(db, *dir);
         let refs = dir_references(db, *dir);
         for site in refs.iter() {
