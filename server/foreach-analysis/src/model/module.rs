@@ -255,21 +255,31 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
 
 fn report_duplicates(m: &mut Module) {
     let mut diags = Vec::new();
-    dup(&mut diags, "variable", m.variables.iter().map(|v| (v.name.clone(), v.site.name_location())));
-    dup(&mut diags, "local value", m.locals.iter().map(|l| (l.name.clone(), l.arg.key_location())));
-    dup(&mut diags, "output", m.outputs.iter().map(|o| (o.name.clone(), o.site.name_location())));
-    dup(&mut diags, "module call", m.module_calls.iter().map(|c| (c.name.clone(), c.site.name_location())));
+    dup(&mut diags, "variable", m.variables.iter().map(|v| (v.name.as_str(), v.site.name_location())));
+    dup(&mut diags, "local value", m.locals.iter().map(|l| (l.name.as_str(), l.arg.key_location())));
+    dup(&mut diags, "output", m.outputs.iter().map(|o| (o.name.as_str(), o.site.name_location())));
+    dup(&mut diags, "module call", m.module_calls.iter().map(|c| (c.name.as_str(), c.site.name_location())));
     dup(&mut diags, "resource", m.resources.iter().map(|r| (r.address(), r.site.name_location())));
     m.diagnostics.extend(diags);
 }
 
-fn dup(diags: &mut Vec<Diagnostic>, what: &str, items: impl Iterator<Item = (String, FileRange)>) {
-    let mut seen: HashMap<String, FileRange> = HashMap::new();
+/// Reports every name declared again after its first declaration. Names are borrowed where they can be: a
+/// generated module declares thousands of variables, and this runs again after each keystroke in the module.
+fn dup<K: AsRef<str> + Eq + std::hash::Hash>(
+    diags: &mut Vec<Diagnostic>,
+    what: &str,
+    items: impl ExactSizeIterator<Item = (K, FileRange)>,
+) {
+    let mut seen: HashMap<K, FileRange> = HashMap::with_capacity(items.len());
     for (name, loc) in items {
         match seen.get(&name) {
             Some(first) => diags.push(
-                Diagnostic::new(Code::DuplicateBlock, loc, format!("{what} `{name}` is declared more than once"))
-                    .with_related(*first, format!("`{name}` is first declared here")),
+                Diagnostic::new(
+                    Code::DuplicateBlock,
+                    loc,
+                    format!("{what} `{}` is declared more than once", name.as_ref()),
+                )
+                .with_related(*first, format!("`{}` is first declared here", name.as_ref())),
             ),
             None => {
                 seen.insert(name, loc);
