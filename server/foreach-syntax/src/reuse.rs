@@ -146,8 +146,19 @@ fn parse_items(
     Some((parse, Some(cache)))
 }
 
+/// Whether the text between two items is only what a body may hold there: HCL's white space (spaces, tabs and
+/// line breaks, not `str::trim`'s Unicode white space) and complete comments. A carriage return must start a line
+/// break: a lone one right after an item is an error hcl-edit reports only in context. The scanner skips comments
+/// without judging them (an unclosed `/*` at the end of a file is no item), so a gap with comments is parsed to be
+/// sure.
 fn gap_is_trivia(gap: &str) -> bool {
-    gap.trim().is_empty() || hcl_edit::parser::parse_body_spanned(gap).is_ok_and(|b| b.is_empty())
+    let bytes = gap.as_bytes();
+    let lone_cr = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if (0..bytes.len()).any(lone_cr) {
+        return false;
+    }
+    bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+        || hcl_edit::parser::parse_body_spanned(gap).is_ok_and(|b| b.is_empty())
 }
 
 fn hash_of(text: &str) -> u64 {

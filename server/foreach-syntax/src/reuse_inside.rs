@@ -331,7 +331,7 @@ fn item_ends(after: &str) -> bool {
 
 /// Whether what follows a tuple element or call argument ends it: `,` or the closing bracket, after white space.
 fn element_ends(after: &str, closing: u8) -> bool {
-    matches!(after.trim_start().as_bytes().first(), Some(&b) if b == b',' || b == closing)
+    matches!(after.trim_start_matches([' ', '\t', '\n', '\r']).as_bytes().first(), Some(&b) if b == b',' || b == closing)
 }
 
 /// Whether a node `depth` levels deep in itself, `depth_above` steps below the item, stays clear of hcl-edit's

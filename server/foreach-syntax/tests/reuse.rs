@@ -172,6 +172,39 @@ fn reusing_parse_equals_a_fresh_parse_on_the_dev_corpus() {
     }
 }
 
+/// The every-offset test on every fixture, sampled: each seventh offset of each small fixture gets the edits most
+/// likely to land inside a node and to keep or break its syntax at the node's edges.
+#[test]
+fn sampled_edits_at_offsets_of_every_fixture_match_a_fresh_parse() {
+    let mut files = Vec::new();
+    files_under(&repo().join("testdata"), &mut files);
+    let kind = FileKind::Tf;
+    let (mut edits, mut inside) = (0, 0);
+    for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "tf")) {
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        if text.len() > 4_000 {
+            continue;
+        }
+        let original: Arc<str> = Arc::from(text.as_str());
+        let (_, Some(cache)) = parse_reusing(&original, kind, None) else { continue };
+        for at in (0..=text.len()).step_by(7).filter(|&i| text.is_char_boundary(i)) {
+            let mut edited: Vec<String> =
+                ["z", "\n", "\"", "}", "#", ","].iter().map(|s| format!("{}{s}{}", &text[..at], &text[at..])).collect();
+            if let Some(c) = text[at..].chars().next() {
+                edited.push(format!("{}{}", &text[..at], &text[at + c.len_utf8()..]));
+            }
+            for new in edited {
+                let new: Arc<str> = Arc::from(new);
+                let (got, next) = parse_reusing(&new, kind, Some(&cache));
+                assert!(*got == parse(&new, kind), "{} edited at {at} differs from a fresh parse", path.display());
+                edits += 1;
+                inside += next.map_or(0, |n| n.rebuilt_inside());
+            }
+        }
+    }
+    assert!(inside * 10 > edits, "items rebuilt around an edit: {inside} of {edits} edits");
+}
+
 /// Edits that deepen a nested object around hcl-edit's nesting limit (64 levels, counted from the item down):
 /// a node re-parsed alone sits shallower than in its file, so reuse must not accept what the whole file rejects.
 #[test]
