@@ -43,9 +43,8 @@ impl Edit {
     /// The one edit that turns `old` into `new`: everything between their common prefix and common suffix.
     pub(crate) fn between(old: &str, new: &str) -> Edit {
         let (a, b) = (old.as_bytes(), new.as_bytes());
-        let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-        let max_suffix = a.len().min(b.len()) - prefix;
-        let suffix = a.iter().rev().zip(b.iter().rev()).take(max_suffix).take_while(|(x, y)| x == y).count();
+        let prefix = common_prefix(a, b);
+        let suffix = common_suffix(a, b, a.len().min(b.len()) - prefix);
         Edit { old: prefix..a.len() - suffix, new_end: b.len() - suffix }
     }
 
@@ -53,6 +52,35 @@ impl Edit {
     pub(crate) fn delta(&self) -> i64 {
         self.new_end as i64 - self.old.end as i64
     }
+}
+
+/// Texts are compared a block at a time: a 1.3 MB file is compared after every keystroke.
+const BLOCK: usize = 64;
+
+/// The length of the longest common prefix of `a` and `b`.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + BLOCK <= n && a[i..i + BLOCK] == b[i..i + BLOCK] {
+        i += BLOCK;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// The length of the longest common suffix of `a` and `b`, at most `max`.
+fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
+    let (ea, eb) = (a.len(), b.len());
+    let mut i = 0;
+    while i + BLOCK <= max && a[ea - i - BLOCK..ea - i] == b[eb - i - BLOCK..eb - i] {
+        i += BLOCK;
+    }
+    while i < max && a[ea - 1 - i] == b[eb - 1 - i] {
+        i += 1;
+    }
+    i
 }
 
 /// One step down from an item's structures to a node.
@@ -430,5 +458,15 @@ mod tests {
         assert_eq!(Edit::between("aaa", "aaaa"), Edit { old: 3..3, new_end: 4 });
         assert_eq!(Edit::between("abc", "abc"), Edit { old: 3..3, new_end: 3 });
         assert_eq!(Edit::between("abcd", "ad"), Edit { old: 1..3, new_end: 1 });
+        // Longer than a block on both sides of the edit, and an edit that repeats what is around it.
+        let long = "x".repeat(200);
+        assert_eq!(
+            Edit::between(&format!("{long}a{long}"), &format!("{long}{long}")),
+            Edit { old: 200..201, new_end: 200 }
+        );
+        assert_eq!(
+            Edit::between(&format!("{long}a{long}"), &format!("{long}b{long}")),
+            Edit { old: 200..201, new_end: 201 }
+        );
     }
 }
