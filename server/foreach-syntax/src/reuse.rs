@@ -137,13 +137,20 @@ fn parse_items(
         by_hash.entry(hash_of(item_text)).or_default().push(cached.len());
         cached.push(CachedItem { range, structures: first..structures.len() });
     }
-    if !gap_is_trivia(&src[gap_start..]) {
+    if !gap_is_trivia(&src[gap_start..]) || sets_an_attribute_twice(&structures) {
         return None;
     }
     let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
     let parse = Arc::new(Parse { body: Body { structures }, errors });
     let cache = ItemCache { text: text.clone(), parse: parse.clone(), items: cached, by_hash, rebuilt_inside };
     Some((parse, Some(cache)))
+}
+
+/// Whether a body sets an attribute twice, an error (a `.tfvars` file's top level is a body of attributes) that
+/// items parsed one by one cannot see: the ordinary parse reports it.
+fn sets_an_attribute_twice(structures: &[Structure]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    structures.iter().any(|s| matches!(s, Structure::Attribute(a) if !seen.insert(a.key.name.as_str())))
 }
 
 /// Whether the text between two items is only what a body may hold there: HCL's white space (spaces, tabs and

@@ -14,7 +14,8 @@
 //! - the node's new text parses alone as exactly one node of the same kind covering all of it (an unclosed
 //!   string, bracket or comment fails to);
 //! - an object item keeps its key text: hcl-edit keeps only the last item of a repeated key (patch 1 of the
-//!   fork), which depends on the other items;
+//!   fork), which depends on the other items; likewise an attribute keeps its name, as a body may not set one
+//!   twice;
 //! - a body item starts and ends its own lines (a one-line block body holds a single attribute);
 //! - nesting stays far below hcl-edit's limit of 64 levels, which counts the levels above the node too: the
 //!   node's depth in the item plus its own depth, each counted twice, must stay under it.
@@ -277,7 +278,7 @@ fn reparse_node(structures: &[Structure], steps: &[Step], old_text: &str, new_te
     let after = new_text.get(end..)?;
     let depth_above = steps.len();
     let node = match node_at(structures, steps)? {
-        NodeRef::Structure(_) => {
+        NodeRef::Structure(old_structure) => {
             let line_start = new_text[..start].rfind('\n').map_or(0, |i| i + 1);
             if !new_text[line_start..start].bytes().all(|b| b == b' ' || b == b'\t') || !ends_line(after) {
                 return None;
@@ -286,6 +287,12 @@ fn reparse_node(structures: &[Structure], steps: &[Step], old_text: &str, new_te
             let mut converted = Converter::new(text, start).body(body).structures;
             let s = converted.pop().filter(|_| converted.is_empty())?;
             (structure_range(&s) == (offset(start)?..offset(end)?)).then_some(())?;
+            // An attribute keeps its name (hcl-edit rejects a body that sets an attribute twice, which depends on
+            // the other attributes); a block's own body is checked when it is parsed.
+            if let Structure::Attribute(new) = &s {
+                let Structure::Attribute(old) = old_structure else { return None };
+                (old.key.name == new.key.name).then_some(())?;
+            }
             let depth = structure_depth(&s)?;
             shallow(depth_above, depth).then_some(Node::Structure(s))?
         }

@@ -254,3 +254,22 @@ fn edits_inside_the_largest_generated_object_of_the_corpus_rebuild_around_the_ed
         assert_eq!(next.map(|n| n.rebuilt_inside()), Some(1), "the edit at {middle} was re-parsed around");
     }
 }
+
+/// A body may not set an attribute twice (hcl-edit rejects it; items parsed one by one, or one attribute parsed
+/// alone, cannot see it): an edit that repeats a name, at the top level of a `.tfvars` file or inside a block,
+/// must give the fresh parse's error (found by the `syntax` fuzz target).
+#[test]
+fn an_edit_that_sets_an_attribute_twice_gives_the_fresh_parse_error() {
+    for (kind, before, after) in [
+        (FileKind::Tfvars, "region = \"a\"\nzone = \"b\"\n", "region = \"a\"\nregion = \"b\"\n"),
+        (FileKind::Tf, "locals {\n  a = 1\n  b = 2\n}\n", "locals {\n  a = 1\n  a = 2\n}\n"),
+        (FileKind::Tf, "x {\n  a = 1\n  b {\n  }\n}\n", "x {\n  a = 1\n  a = {\n  }\n}\n"),
+    ] {
+        let (_, cache) = parse_reusing(&Arc::from(before), kind, None);
+        let after: Arc<str> = Arc::from(after);
+        let (got, _) = parse_reusing(&after, kind, cache.as_ref());
+        let want = parse(&after, kind);
+        assert!(!want.errors.is_empty(), "{after:?} sets an attribute twice");
+        assert!(*got == want, "{after:?}: reusing parse differs from a fresh parse");
+    }
+}
