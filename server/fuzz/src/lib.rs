@@ -49,17 +49,27 @@ pub fn syntax(data: &[u8]) {
         }
     }
     let _ = parse_expr(src);
-    // Re-parsing an edited text reuses its unchanged items and must equal a fresh parse, spans included: the input
-    // parsed after a version of it with the middle character removed.
-    let mut mid = src.len() / 2;
-    while !src.is_char_boundary(mid) {
-        mid -= 1;
+    // Re-parsing an edited text reuses its unchanged items (and inside a changed item, the node around the edit)
+    // and must equal a fresh parse, spans included: the input parsed after a version of it with a character
+    // removed (at a half and at a third of it) or one added (`x` at a half: an edit that deletes it).
+    let fresh = parse(src, FileKind::Tf);
+    let at = |fraction: usize| {
+        let mut at = src.len() / fraction;
+        while !src.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    };
+    let without = |at: usize| {
+        let next = src[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+        format!("{}{}", &src[..at], &src[next..])
+    };
+    for before in [without(at(2)), without(at(3)), format!("{}x{}", &src[..at(2)], &src[at(2)..])] {
+        let before: std::sync::Arc<str> = std::sync::Arc::from(before);
+        let (_, cache) = foreach_syntax::parse_reusing(&before, FileKind::Tf, None);
+        let (reused, _) = foreach_syntax::parse_reusing(&std::sync::Arc::from(src), FileKind::Tf, cache.as_ref());
+        assert!(*reused == fresh, "a reusing parse differs from a fresh one");
     }
-    let next = src[mid..].chars().next().map_or(mid, |c| mid + c.len_utf8());
-    let before: std::sync::Arc<str> = std::sync::Arc::from(format!("{}{}", &src[..mid], &src[next..]));
-    let (_, cache) = foreach_syntax::parse_reusing(&before, FileKind::Tf, None);
-    let (reused, _) = foreach_syntax::parse_reusing(&std::sync::Arc::from(src), FileKind::Tf, cache.as_ref());
-    assert!(*reused == parse(src, FileKind::Tf), "a reusing parse differs from a fresh one");
     // Every character boundary survives offset -> line/column -> offset, in both encodings (except the point
     // between `\r` and `\n`, which is no position: it maps to the end of the line's content).
     let index = LineIndex::new(src);
