@@ -26,7 +26,7 @@
 use std::ops::Range;
 
 use crate::TextSize;
-use crate::ast::{Expr, ExprKind, ObjectItem, Structure, Template, TemplatePart, TraversalOp};
+use crate::ast::{Expr, ExprKind, ObjectItem, ObjectKey, Structure, Template, TemplatePart, TraversalOp};
 use crate::convert::Converter;
 use crate::shift::Shift;
 
@@ -300,9 +300,7 @@ fn reparse_node(structures: &[Structure], steps: &[Step], old_text: &str, new_te
             if !item_ends(after) {
                 return None;
             }
-            const OPEN: &str = "_ = {\n";
-            let wrapped = format!("{OPEN}{text}\n}}\n");
-            let mut value = wrapped_value(&wrapped, start.checked_sub(OPEN.len())?)?;
+            let mut value = wrapped_value(("_ = {\n", text, "\n}\n"), start)?;
             let ExprKind::Object(items) = &mut value.kind else { return None };
             let item = items.pop().filter(|_| items.is_empty())?;
             (item_range(&item) == (offset(start)?..offset(end)?)).then_some(())?;
@@ -313,11 +311,7 @@ fn reparse_node(structures: &[Structure], steps: &[Step], old_text: &str, new_te
             if old_text.get(old_key) != new_text.get(usize::from(new_key.start())..usize::from(new_key.end())) {
                 return None;
             }
-            let depth = expr_depth(&item.value).max(match &item.key {
-                crate::ast::ObjectKey::Ident(_) => 0,
-                crate::ast::ObjectKey::Expr(k) => expr_depth(k),
-            });
-            shallow(depth_above, depth).then_some(Node::Item(item))?
+            shallow(depth_above, item_depth(&item)).then_some(Node::Item(item))?
         }
         NodeRef::Expr(_) => {
             let closing = match steps.last()? {
@@ -327,9 +321,7 @@ fn reparse_node(structures: &[Structure], steps: &[Step], old_text: &str, new_te
             if !element_ends(after, closing) {
                 return None;
             }
-            const OPEN: &str = "_ = [\n";
-            let wrapped = format!("{OPEN}{text}\n]\n");
-            let mut value = wrapped_value(&wrapped, start.checked_sub(OPEN.len())?)?;
+            let mut value = wrapped_value(("_ = [\n", text, "\n]\n"), start)?;
             let ExprKind::Tuple(elements) = &mut value.kind else { return None };
             let e = elements.pop().filter(|_| elements.is_empty())?;
             ((e.range.start()..e.range.end()) == (offset(start)?..offset(end)?)).then_some(())?;
@@ -343,10 +335,11 @@ fn offset(at: usize) -> Option<TextSize> {
     TextSize::try_from(at).ok()
 }
 
-/// The value of the one attribute of `wrapped`, converted as if `wrapped` started at byte `base`.
-fn wrapped_value(wrapped: &str, base: usize) -> Option<Expr> {
-    let body = hcl_edit::parser::parse_body_spanned(wrapped).ok()?;
-    let mut converted = Converter::new(wrapped, base).body(body).structures;
+/// The value of the one attribute of `open` + `text` + `close`, converted as if `text` started at byte `start`.
+fn wrapped_value((open, text, close): (&str, &str, &str), start: usize) -> Option<Expr> {
+    let wrapped = format!("{open}{text}{close}");
+    let body = hcl_edit::parser::parse_body_spanned(&wrapped).ok()?;
+    let mut converted = Converter::new(&wrapped, start.checked_sub(open.len())?).body(body).structures;
     match converted.pop().filter(|_| converted.is_empty())? {
         Structure::Attribute(a) => Some(a.value),
         Structure::Block(_) => None,
@@ -398,17 +391,7 @@ fn expr_depth(e: &Expr) -> usize {
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Invalid | ExprKind::Variable(_) => 0,
         ExprKind::Template(t) => template_depth(t),
         ExprKind::Tuple(items) => items.iter().map(expr_depth).max().unwrap_or(0),
-        ExprKind::Object(items) => items
-            .iter()
-            .map(|i| {
-                let key = match &i.key {
-                    crate::ast::ObjectKey::Ident(_) => 0,
-                    crate::ast::ObjectKey::Expr(k) => expr_depth(k),
-                };
-                key.max(expr_depth(&i.value))
-            })
-            .max()
-            .unwrap_or(0),
+        ExprKind::Object(items) => items.iter().map(item_depth).max().unwrap_or(0),
         ExprKind::Traversal { base, steps } => {
             let index = steps
                 .iter()
@@ -434,6 +417,14 @@ fn expr_depth(e: &Expr) -> usize {
             .max()
             .unwrap_or(0),
     }
+}
+
+fn item_depth(item: &ObjectItem) -> usize {
+    let key = match &item.key {
+        ObjectKey::Ident(_) => 0,
+        ObjectKey::Expr(k) => expr_depth(k),
+    };
+    key.max(expr_depth(&item.value))
 }
 
 fn template_depth(t: &Template) -> usize {
