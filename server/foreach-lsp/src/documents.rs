@@ -57,7 +57,14 @@ impl Documents {
     }
 
     pub fn text(&self, uri: &Uri) -> Option<Arc<str>> {
-        self.docs.get(uri).map(|d| Arc::from(d.rope.to_string()))
+        self.docs.get(uri).map(|d| text_of(&d.rope))
+    }
+
+    /// The document's text and version, read together, unless its version is `known` (the text is not built
+    /// then: every request asks, and a generated document can be megabytes long).
+    pub fn text_unless_version(&self, uri: &Uri, known: Option<i32>) -> Option<(Arc<str>, i32)> {
+        let d = self.docs.get(uri)?;
+        (Some(d.version) != known).then(|| (text_of(&d.rope), d.version))
     }
 
     /// Every open document's text (to lay over the disk contents after re-indexing).
@@ -67,7 +74,7 @@ impl Documents {
     }
 
     pub fn all(&self) -> Vec<(Uri, Arc<str>, i32)> {
-        self.docs.iter().map(|d| (d.key().clone(), Arc::from(d.rope.to_string()), d.version)).collect()
+        self.docs.iter().map(|d| (d.key().clone(), text_of(&d.rope), d.version)).collect()
     }
 
     /// Applies the changes of `version` (and any waiting ones that follow it) in order.
@@ -165,6 +172,13 @@ pub fn char_index(rope: &Rope, pos: Position, encoding: PositionEncoding) -> usi
     line_start + content_chars
 }
 
+/// A rope's text, built in one allocation (`to_string` grows a string chunk by chunk through the formatter).
+fn text_of(rope: &Rope) -> Arc<str> {
+    let mut text = String::with_capacity(rope.len_bytes());
+    rope.chunks().for_each(|chunk| text.push_str(chunk));
+    Arc::from(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,5 +246,18 @@ mod tests {
         assert!(matches!(docs.change(&uri, 5, change("c"), PositionEncoding::Utf16), EditOutcome::Waiting));
         assert!(matches!(docs.flush_pending(&uri, PositionEncoding::Utf16), EditOutcome::Applied { version: 5, .. }));
         assert_eq!(docs.text(&uri).unwrap().as_ref(), "abc");
+    }
+
+    #[test]
+    fn the_text_is_built_only_for_a_version_the_caller_does_not_have() {
+        let docs = Documents::default();
+        let uri: Uri = "file:///ws/main.tf".parse().unwrap();
+        // Longer than one rope chunk, with a multi-byte character on a chunk boundary somewhere.
+        let text = "a = \"é\"\n".repeat(2_000);
+        docs.open(uri.clone(), &text, 3);
+        let (got, version) = docs.text_unless_version(&uri, None).unwrap();
+        assert_eq!((got.as_ref(), version), (text.as_str(), 3));
+        assert_eq!(docs.text_unless_version(&uri, Some(2)).map(|(_, v)| v), Some(3));
+        assert!(docs.text_unless_version(&uri, Some(3)).is_none(), "the caller has version 3");
     }
 }

@@ -387,10 +387,7 @@ impl State {
     pub fn newest_text(&self, uri: &Uri, host: &mut Host) -> Change {
         let mut change = Change::default();
         let Some(path) = uri_to_path(uri) else { return change };
-        if let (Some(text), Some(version)) = (self.docs.text(uri), self.docs.version(uri)) {
-            if host.versions.get(&path) == Some(&version) {
-                return change;
-            }
+        if let Some((text, version)) = self.docs.text_unless_version(uri, host.versions.get(&path).copied()) {
             host.versions.insert(path.clone(), version);
             change.files.push((path, Ok(text)));
         }
