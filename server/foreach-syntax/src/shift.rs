@@ -44,7 +44,10 @@ impl Shift {
     }
 
     fn range(&self, r: &mut TextRange) {
-        *r = TextRange::new(self.offset(r.start()), self.offset(r.end()));
+        // A range that holds `from` with text removed before it can only be inside the node an edit replaced,
+        // which is thrown away: keep it well-formed until then.
+        let start = self.offset(r.start());
+        *r = TextRange::new(start, self.offset(r.end()).max(start));
     }
 
     fn ident(&self, i: &mut Ident) {

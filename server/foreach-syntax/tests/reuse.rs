@@ -142,8 +142,14 @@ resource "aws_x" "y" {
     let mut inside = 0;
     for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
         let mut edited: Vec<String> = insertions.iter().map(|s| format!("{}{s}{}", &text[..at], &text[at..])).collect();
-        if at < text.len() {
-            edited.push(format!("{}{}", &text[..at], &text[at + 1..]));
+        // Removals of one to a dozen characters, and a dozen replaced by one (an applied fix, a pasted word).
+        for len in [1, 2, 5, 12] {
+            if at + len <= text.len() && text.is_char_boundary(at + len) {
+                edited.push(format!("{}{}", &text[..at], &text[at + len..]));
+            }
+        }
+        if at + 12 <= text.len() && text.is_char_boundary(at + 12) {
+            edited.push(format!("{}q{}", &text[..at], &text[at + 12..]));
         }
         for new in edited {
             let new: Arc<str> = Arc::from(new);
@@ -192,6 +198,9 @@ fn sampled_edits_at_offsets_of_every_fixture_match_a_fresh_parse() {
                 ["z", "\n", "\"", "}", "#", ","].iter().map(|s| format!("{}{s}{}", &text[..at], &text[at..])).collect();
             if let Some(c) = text[at..].chars().next() {
                 edited.push(format!("{}{}", &text[..at], &text[at + c.len_utf8()..]));
+            }
+            if at + 5 <= text.len() && text.is_char_boundary(at + 5) {
+                edited.push(format!("{}{}", &text[..at], &text[at + 5..]));
             }
             for new in edited {
                 let new: Arc<str> = Arc::from(new);

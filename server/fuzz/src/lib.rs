@@ -51,7 +51,8 @@ pub fn syntax(data: &[u8]) {
     let _ = parse_expr(src);
     // Re-parsing an edited text reuses its unchanged items (and inside a changed item, the node around the edit)
     // and must equal a fresh parse, spans included: the input parsed after a version of it with a character
-    // removed (at a half and at a third of it) or one added (`x` at a half: an edit that deletes it).
+    // removed (at a half and at a third of it), one added (`x` at a half: an edit that deletes it) or eight
+    // added (an edit that removes a word).
     let fresh = parse(src, FileKind::Tf);
     let at = |fraction: usize| {
         let mut at = src.len() / fraction;
@@ -64,7 +65,9 @@ pub fn syntax(data: &[u8]) {
         let next = src[at..].chars().next().map_or(at, |c| at + c.len_utf8());
         format!("{}{}", &src[..at], &src[next..])
     };
-    for before in [without(at(2)), without(at(3)), format!("{}x{}", &src[..at(2)], &src[at(2)..])] {
+    let (half, third) = (at(2), at(3));
+    let added = |what: &str| format!("{}{what}{}", &src[..half], &src[half..]);
+    for before in [without(half), without(third), added("x"), added("abc_defg")] {
         let before: std::sync::Arc<str> = std::sync::Arc::from(before);
         let (_, cache) = foreach_syntax::parse_reusing(&before, FileKind::Tf, None);
         let (reused, _) = foreach_syntax::parse_reusing(&std::sync::Arc::from(src), FileKind::Tf, cache.as_ref());
