@@ -49,8 +49,8 @@ fn inputs(text: &str) -> ModuleStaticInputs {
             variables.push(VariableDecl {
                 name: block.label(0).unwrap_or_default().to_string(),
                 decl: FileRange::new(file, block.range),
-                type_expr: block.body.attribute("type").map(|a| (file, a.value.clone().into())),
-                default: block.body.attribute("default").map(|a| (file, a.value.clone().into())),
+                type_expr: block.body.attribute("type").map(|a| (file, a.value.clone())),
+                default: block.body.attribute("default").map(|a| (file, a.value.clone())),
                 nullable: true,
                 sensitive: false,
                 non_static: None,
@@ -62,7 +62,7 @@ fn inputs(text: &str) -> ModuleStaticInputs {
                     name: a.key.name.to_string(),
                     file,
                     range: FileRange::new(file, a.range),
-                    expr: a.value.clone().into(),
+                    expr: a.value.clone(),
                 });
             }
         }

@@ -33,7 +33,7 @@ pub enum ValueSource {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RawValue {
     /// An expression from a `.tfvars` file.
-    Expr { file: FileId, expr: Expr },
+    Expr { file: FileId, expr: Arc<Expr> },
     /// A string from the environment or the command line. OpenTofu parses it as an HCL expression when the
     /// variable's type is not `string`, otherwise takes it literally.
     Text(String),

@@ -152,7 +152,7 @@ fn winner(h: &AnalysisHost, name: &str) -> (ValueSource, String) {
     let asg = a.values.get(name).expect("assigned").clone();
     let text = match asg.value {
         RawValue::Text(t) => t,
-        RawValue::Expr { expr, .. } => match expr.kind {
+        RawValue::Expr { expr, .. } => match Arc::unwrap_or_clone(expr).kind {
             foreach_syntax::ast::ExprKind::Number(n) => n.to_string(),
             other => format!("{other:?}"),
         },

@@ -13,6 +13,9 @@
 //! they were a third of `check`'s memory on real repositories.
 
 pub use smol_str::SmolStr;
+
+use std::sync::Arc;
+
 use text_size::TextRange;
 
 /// A sequence of attributes and blocks, in source order.
@@ -61,7 +64,9 @@ pub enum Structure {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attribute {
     pub key: Ident,
-    pub value: Expr,
+    /// Shared, not owned: the analysis keeps attribute expressions (locals, arguments, defaults) in its summaries,
+    /// and sharing them with the tree saves copying and freeing the largest expressions of a file on every edit.
+    pub value: Arc<Expr>,
     /// From the start of the key to the end of the value.
     pub range: TextRange,
 }

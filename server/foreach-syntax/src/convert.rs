@@ -7,6 +7,7 @@
 //! It must not decide anything about errors or recovery.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use hcl_edit::Span;
 use hcl_edit::expr::{self as hx, Expression};
@@ -76,7 +77,7 @@ impl<'a> Converter<'a> {
         let key = self.ident(attr.key);
         let value = self.expr(attr.value);
         let range = TextRange::new(key.range.start(), value.range.end().max(key.range.start()));
-        Attribute { key, value, range }
+        Attribute { key, value: Arc::new(value), range }
     }
 
     pub(crate) fn block(&self, block: hs::Block) -> Block {

@@ -13,6 +13,8 @@
 //! The JSON reader is `jsonc-parser` in strict mode: it gives byte ranges for every key and value (serde_json
 //! gives none) and keeps repeated keys. Nesting is checked first because that parser is recursive.
 
+use std::sync::Arc;
+
 use jsonc_parser::ast::{self as j, ObjectPropName};
 use jsonc_parser::common::Ranged;
 
@@ -119,7 +121,7 @@ impl Reader<'_> {
             } else {
                 let value = self.value(prop.value, schema.attr_mode(&ident.name));
                 let range = TextRange::new(ident.range.start(), value.range.end().max(ident.range.start()));
-                structures.push(Structure::Attribute(Attribute { key: ident, value, range }));
+                structures.push(Structure::Attribute(Attribute { key: ident, value: Arc::new(value), range }));
             }
         }
         Body { structures }
@@ -177,7 +179,7 @@ impl Reader<'_> {
             let key = Ident { name: name.into(), range: self.range(key_range) };
             let value = self.value(prop.value, AttrMode::Literal);
             let range = TextRange::new(key.range.start(), value.range.end().max(key.range.start()));
-            structures.push(Structure::Attribute(Attribute { key, value, range }));
+            structures.push(Structure::Attribute(Attribute { key, value: Arc::new(value), range }));
         }
         Body { structures }
     }

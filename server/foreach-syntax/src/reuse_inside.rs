@@ -24,6 +24,7 @@
 //! attributes, objects, tuples and calls only, never through an operator.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use crate::TextSize;
 use crate::ast::{Expr, ExprKind, ObjectItem, ObjectKey, Structure, Template, TemplatePart, TraversalOp};
@@ -135,7 +136,7 @@ fn path_to(structures: &[Structure], lo: TextSize, hi: TextSize) -> Vec<Step> {
         match &body[i] {
             Structure::Block(b) => body = &b.body.structures,
             Structure::Attribute(a) => {
-                let mut expr = &a.value;
+                let mut expr: &Expr = &a.value;
                 loop {
                     let next = match &expr.kind {
                         ExprKind::Object(items) => items
@@ -237,7 +238,7 @@ fn put(body: &mut [Structure], steps: &[Step], node: Node) {
         ([Step::Structure(i)], Node::Structure(s)) => body[*i] = s,
         ([Step::Structure(i), rest @ ..], node) => match &mut body[*i] {
             Structure::Block(b) => put(&mut b.body.structures, rest, node),
-            Structure::Attribute(a) => put_in_expr(&mut a.value, rest, node),
+            Structure::Attribute(a) => put_in_expr(Arc::make_mut(&mut a.value), rest, node),
         },
         _ => unreachable!("put follows a path that node_at found"),
     }
@@ -341,7 +342,7 @@ fn wrapped_value((open, text, close): (&str, &str, &str), start: usize) -> Optio
     let body = hcl_edit::parser::parse_body_spanned(&wrapped).ok()?;
     let mut converted = Converter::new(&wrapped, start.checked_sub(open.len())?).body(body).structures;
     match converted.pop().filter(|_| converted.is_empty())? {
-        Structure::Attribute(a) => Some(a.value),
+        Structure::Attribute(a) => Some(Arc::unwrap_or_clone(a.value)),
         Structure::Block(_) => None,
     }
 }

@@ -1,5 +1,7 @@
 //! Moving the ranges of a syntax tree, for trees reused at another place in an edited text.
 
+use std::sync::Arc;
+
 use crate::TextSize;
 use crate::ast::{
     Block, Expr, ExprKind, ForExpr, FuncCall, Ident, ObjectKey, Structure, Template, TemplatePart, TraversalOp,
@@ -43,6 +45,12 @@ impl Shift {
         TextSize::from((i64::from(o) + delta) as u32)
     }
 
+    /// Whether every offset of `r` stays where it is.
+    fn keeps(&self, r: TextRange) -> bool {
+        let unmoved = |delta: i64, range_touches: bool| delta == 0 || !range_touches;
+        unmoved(self.before, u32::from(r.start()) < self.from) && unmoved(self.after, u32::from(r.end()) >= self.from)
+    }
+
     fn range(&self, r: &mut TextRange) {
         // A range that holds `from` with text removed before it can only be inside the node an edit replaced,
         // which is thrown away: keep it well-formed until then.
@@ -56,9 +64,11 @@ impl Shift {
 
     pub(crate) fn structure(&self, s: &mut Structure) {
         match s {
+            // An attribute the move leaves in place keeps sharing its value with the tree it came from.
+            Structure::Attribute(a) if self.keeps(a.range) => {}
             Structure::Attribute(a) => {
                 self.ident(&mut a.key);
-                self.expr(&mut a.value);
+                self.expr(Arc::make_mut(&mut a.value));
                 self.range(&mut a.range);
             }
             Structure::Block(b) => self.block(b),

@@ -12,7 +12,7 @@ fn slice(src: &str, range: TextRange) -> &str {
 fn value(src: &str) -> Expr {
     let parse = parse(src, FileKind::Tf);
     assert!(parse.errors.is_empty(), "{:?}", parse.errors);
-    parse.body.attributes().next().expect("an attribute").value.clone()
+    parse.body.attributes().next().expect("an attribute").value.as_ref().clone()
 }
 
 fn template(e: &Expr) -> &Template {

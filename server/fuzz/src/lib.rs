@@ -140,8 +140,8 @@ fn module_scope() -> ModuleScope {
             "variable" => variables.push(VariableDecl {
                 name: block.label(0).unwrap_or_default().to_string(),
                 decl: FileRange::new(MODULE_FILE, block.labels[0].range),
-                type_expr: block.body.attribute("type").map(|a| (MODULE_FILE, a.value.clone().into())),
-                default: block.body.attribute("default").map(|a| (MODULE_FILE, a.value.clone().into())),
+                type_expr: block.body.attribute("type").map(|a| (MODULE_FILE, a.value.clone())),
+                default: block.body.attribute("default").map(|a| (MODULE_FILE, a.value.clone())),
                 nullable: true,
                 sensitive: false,
                 non_static: None,
@@ -153,7 +153,7 @@ fn module_scope() -> ModuleScope {
                         name: a.key.name.to_string(),
                         file: MODULE_FILE,
                         range: FileRange::new(MODULE_FILE, a.range),
-                        expr: a.value.clone().into(),
+                        expr: a.value.clone(),
                     });
                 }
             }

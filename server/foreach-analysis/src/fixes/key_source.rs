@@ -145,7 +145,7 @@ impl Lookup for ScopeLookup<'_> {
                 let (text, kind) = (self.file_text)(at.file)?;
                 let parsed = foreach_syntax::parse(&text, kind);
                 let a = parsed.body.attributes().find(|a| a.range == at.range)?;
-                Some((at.file, a.value.clone()))
+                Some((at.file, Expr::clone(&a.value)))
             }
             Some(_) => None,
         }

@@ -35,7 +35,7 @@ fn round_trip(text: &str, ident: &str, label: &str, kind: CollectionKind, automa
         file: FileId(7),
         text,
         block: b.range,
-        ty: b.body.attribute("type").map(|a| &a.value),
+        ty: b.body.attribute("type").map(|a| a.value.as_ref()),
         declared: &declared,
     });
     let site = SimilarSite {

@@ -196,7 +196,7 @@ fn for_each_values(body: &foreach_syntax::ast::Body) -> Vec<&Expr> {
     let mut out = Vec::new();
     for s in &body.structures {
         match s {
-            foreach_syntax::ast::Structure::Attribute(a) if a.key.name == "for_each" => out.push(&a.value),
+            foreach_syntax::ast::Structure::Attribute(a) if a.key.name == "for_each" => out.push(a.value.as_ref()),
             foreach_syntax::ast::Structure::Attribute(_) => {}
             foreach_syntax::ast::Structure::Block(b) => out.extend(for_each_values(&b.body)),
         }

@@ -35,8 +35,8 @@ pub fn inputs(text: &str, supplied: Vec<(&str, SuppliedValue)>) -> ModuleStaticI
                     supplied: supplied.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()),
                     name,
                     decl: FileRange::new(MODULE_FILE, block.labels[0].range),
-                    type_expr: block.body.attribute("type").map(|a| (MODULE_FILE, a.value.clone().into())),
-                    default: block.body.attribute("default").map(|a| (MODULE_FILE, a.value.clone().into())),
+                    type_expr: block.body.attribute("type").map(|a| (MODULE_FILE, a.value.clone())),
+                    default: block.body.attribute("default").map(|a| (MODULE_FILE, a.value.clone())),
                     nullable: bool_attr("nullable", true),
                     sensitive: bool_attr("sensitive", false),
                     non_static: if bool_attr("ephemeral", false) {
@@ -54,7 +54,7 @@ pub fn inputs(text: &str, supplied: Vec<(&str, SuppliedValue)>) -> ModuleStaticI
                         name: a.key.name.to_string(),
                         file: MODULE_FILE,
                         range: FileRange::new(MODULE_FILE, a.range),
-                        expr: a.value.clone().into(),
+                        expr: a.value.clone(),
                     });
                 }
             }
