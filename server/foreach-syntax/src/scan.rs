@@ -49,6 +49,21 @@ enum Ctx {
     Str,
 }
 
+/// The bytes [`Scanner::item`] acts on outside strings: everything else just moves on.
+const CODE_SPECIAL: [bool; 256] = byte_set(b"\"#/{[(}])<\n");
+/// The bytes it acts on inside a quoted string.
+const STRING_SPECIAL: [bool; 256] = byte_set(b"\\\"\n$%");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < bytes.len() {
+        set[bytes[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
 /// Splits `range` of `text` into items. `max_depth` is the bracket nesting beyond which an item is reported as
 /// [`Item::too_deep`].
 pub(crate) fn split_items(text: &str, range: Range<usize>, max_depth: usize) -> Vec<Item> {
@@ -134,8 +149,18 @@ impl Scanner<'_> {
         let mut i = start;
 
         while i < self.hi {
+            // Skip the run of bytes that cannot change anything here: most of a file, so one table lookup per
+            // byte instead of the whole match (the 1.3 MB generated files of the corpus are rescanned per keystroke).
+            let in_string = stack.last().is_some_and(|s| s.0 == Ctx::Str);
+            let special = if in_string { &STRING_SPECIAL } else { &CODE_SPECIAL };
+            while i < self.hi && !special[usize::from(self.b[i])] {
+                i += 1;
+            }
+            if i >= self.hi {
+                break;
+            }
             let c = self.b[i];
-            if stack.last().map(|s| s.0) == Some(Ctx::Str) {
+            if in_string {
                 match c {
                     b'\\' => i += 2,
                     b'"' => {
