@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use foreach_syntax::FileKind;
+use rustc_hash::FxHashMap;
 
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
@@ -270,7 +271,8 @@ fn dup<K: AsRef<str> + Eq + std::hash::Hash>(
     what: &str,
     items: impl ExactSizeIterator<Item = (K, FileRange)>,
 ) {
-    let mut seen: HashMap<K, FileRange> = HashMap::with_capacity(items.len());
+    // Fx, not SipHash: the names come from the user's own files, and hashing them was most of this function.
+    let mut seen: FxHashMap<K, FileRange> = FxHashMap::with_capacity_and_hasher(items.len(), Default::default());
     for (name, loc) in items {
         match seen.get(&name) {
             Some(first) => diags.push(

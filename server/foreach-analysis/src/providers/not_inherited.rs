@@ -17,10 +17,11 @@ use foreach_syntax::ast::{Block, Body};
 use foreach_syntax::{FileKind, Parse};
 
 use crate::base::{FileId, FileRange};
-use crate::db::{Db, ModuleDir, SourceFile, Workspace, module, parse};
+use crate::db::{Db, ModuleDir, SourceFile, Workspace, dir_index, file_index, module, parse};
 use crate::diagnostics::{Code, Diagnostic, Related};
 use crate::fixes::pass_alias::{Declaration, Pass, declare_and_pass};
 use crate::model::module::Module;
+use crate::paths::parent;
 use crate::providers::config::{ConfigTarget, RefOwner, dir_references, module_references, resolve_config};
 use crate::tree::module_tree;
 
@@ -34,13 +35,19 @@ pub fn refine(db: &dyn Db, ws: Workspace, diags: &mut Vec<Diagnostic>) {
     }
     let tree = module_tree(db, ws);
     // Every distinct call of each module directory with a target: (the caller's directory, the call's name);
-    // `None` for a root. This runs after every keystroke, so directories are tested once each, by file id.
+    // `None` for a root. This runs after every keystroke: the directories come from the targets' files, so the
+    // walk over the tree reads nothing from the database.
+    let (files, dirs) = (file_index(db, ws), dir_index(db, ws));
     let target_files: HashSet<FileId> = targets.iter().map(|t| t.file).collect();
-    let mut has_targets: HashMap<ModuleDir, bool> = HashMap::new();
+    let target_dirs: HashSet<ModuleDir> = target_files
+        .iter()
+        .filter_map(|id| files.get(id))
+        .filter_map(|f| dirs.get(parent(f.path(db))).copied())
+        .collect();
     let mut calls: HashMap<ModuleDir, Vec<Option<(ModuleDir, String)>>> = HashMap::new();
     for node in &tree.nodes {
         let dir = node.dir;
-        if !*has_targets.entry(dir).or_insert_with(|| dir.files(db).iter().any(|f| target_files.contains(&f.id(db)))) {
+        if !target_dirs.contains(&dir) {
             continue;
         }
         let call = node.parent.and_then(|p| Some((tree.node(p).dir, node.call_path.last()?.clone())));
