@@ -84,7 +84,7 @@ impl<'a> Converter<'a> {
         let span = block.span();
         let ident = self.ident(block.ident);
         let range = self.range(span, ident.range.start());
-        let labels: Vec<BlockLabel> = block.labels.into_iter().map(|l| self.label(l)).collect();
+        let labels: Vec<BlockLabel> = exact(block.labels.into_iter().map(|l| self.label(l)));
         let header_end = labels.last().map_or(ident.range.end(), |l| l.range.end());
         let open = self.find_open_brace(header_end, range.end());
         let body_range = TextRange::new(open, range.end().max(open));
@@ -155,18 +155,14 @@ impl<'a> Converter<'a> {
                 }
                 ExprKind::Template(template)
             }
-            Expression::Array(a) => ExprKind::Tuple(a.into_iter().map(|e| self.expr(e)).collect()),
-            Expression::Object(o) => ExprKind::Object(
-                o.into_iter()
-                    .map(|(k, v)| {
-                        let key = match k {
-                            hx::ObjectKey::Ident(i) => ObjectKey::Ident(self.ident(i)),
-                            hx::ObjectKey::Expression(e) => ObjectKey::Expr(self.expr(e)),
-                        };
-                        ObjectItem { key, value: self.expr(v.into_expr()) }
-                    })
-                    .collect(),
-            ),
+            Expression::Array(a) => ExprKind::Tuple(exact(a.into_iter().map(|e| self.expr(e)))),
+            Expression::Object(o) => ExprKind::Object(exact(o.into_iter().map(|(k, v)| {
+                let key = match k {
+                    hx::ObjectKey::Ident(i) => ObjectKey::Ident(self.ident(i)),
+                    hx::ObjectKey::Expression(e) => ObjectKey::Expr(self.expr(e)),
+                };
+                ObjectItem { key, value: self.expr(v.into_expr()) }
+            }))),
             Expression::Parenthesis(p) => ExprKind::Parenthesis(Box::new(self.expr(p.into_inner()))),
             Expression::Variable(v) => ExprKind::Variable(self.ident(v)),
             Expression::Conditional(c) => {
@@ -181,7 +177,7 @@ impl<'a> Converter<'a> {
             Expression::Traversal(t) => {
                 let t = *t;
                 let base = Box::new(self.expr(t.expr));
-                let steps = t.operators.into_iter().map(|op| self.traversal_step(op, base.range.end())).collect();
+                let steps = exact(t.operators.into_iter().map(|op| self.traversal_step(op, base.range.end())));
                 ExprKind::Traversal { base, steps }
             }
             Expression::UnaryOp(u) => {
@@ -227,9 +223,9 @@ impl<'a> Converter<'a> {
 
     fn func_call(&self, f: hx::FuncCall) -> FuncCall {
         let expand_final = f.args.expand_final();
-        let namespace = f.name.namespace.into_iter().map(|i| self.ident(i)).collect();
+        let namespace = exact(f.name.namespace.into_iter().map(|i| self.ident(i)));
         let name = FuncName { namespace, name: self.ident(f.name.name) };
-        let args = f.args.into_iter().map(|e| self.expr(e)).collect();
+        let args = exact(f.args.into_iter().map(|e| self.expr(e)));
         FuncCall { name, args, expand_final }
     }
 
@@ -299,6 +295,7 @@ impl<'a> Converter<'a> {
                 Element::Directive(directive) => parts.push(self.directive(*directive, lines)),
             }
         }
+        parts.shrink_to_fit();
         Template { parts, kind }
     }
 
@@ -401,4 +398,14 @@ fn binary_op(op: hx::BinaryOperator) -> BinaryOp {
         H::Or => BinaryOp::Or,
         H::Plus => BinaryOp::Add,
     }
+}
+
+/// The items of `iter` in a vector without spare capacity. The trees live as long as the analysis keeps their
+/// expressions, so spare room is memory held for good: `collect` may reuse the hcl-edit vector it consumes (sized
+/// for hcl-edit's larger nodes), and a vector grown by pushing starts at four items, where most of ours hold one.
+pub(crate) fn exact<T>(iter: impl Iterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(iter.size_hint().0);
+    v.extend(iter);
+    v.shrink_to_fit();
+    v
 }

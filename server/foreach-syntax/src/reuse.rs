@@ -47,8 +47,8 @@ struct CachedItem {
 }
 
 impl ItemCache {
-    fn find(&self, item_text: &str) -> Option<&CachedItem> {
-        let candidates = self.by_hash.get(&hash_of(item_text))?;
+    fn find(&self, item_text: &str, hash: u64) -> Option<&CachedItem> {
+        let candidates = self.by_hash.get(&hash)?;
         candidates.iter().map(|&i| &self.items[i]).find(|c| &self.text[c.range.clone()] == item_text)
     }
 
@@ -115,7 +115,8 @@ fn parse_items(
         let start = base + item.range.start;
         let range = start..start + item_text.len();
         let first = structures.len();
-        match previous.and_then(|p| Some((p, p.find(item_text)?))) {
+        let hash = hash_of(item_text);
+        match previous.and_then(|p| Some((p, p.find(item_text, hash)?))) {
             Some((p, old)) => {
                 let delta = start as i64 - old.range.start as i64;
                 structures.extend(p.structures(old).iter().map(|s| shifted(s, delta)));
@@ -134,7 +135,7 @@ fn parse_items(
                 }
             }
         }
-        by_hash.entry(hash_of(item_text)).or_default().push(cached.len());
+        by_hash.entry(hash).or_default().push(cached.len());
         cached.push(CachedItem { range, structures: first..structures.len() });
     }
     if !gap_is_trivia(&src[gap_start..]) || sets_an_attribute_twice(&structures) {
@@ -168,8 +169,10 @@ fn gap_is_trivia(gap: &str) -> bool {
         || hcl_edit::parser::parse_body_spanned(gap).is_ok_and(|b| b.is_empty())
 }
 
+/// Fx rather than SipHash: an item can be a whole 1.3 MB generated file, hashed on every keystroke, and its text
+/// is compared in full before it is reused anyway.
 fn hash_of(text: &str) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = rustc_hash::FxHasher::default();
     text.hash(&mut h);
     h.finish()
 }
