@@ -36,6 +36,8 @@ pub struct ItemCache {
     /// How many items of this parse were rebuilt from their previous tree by re-parsing only the node around the
     /// edit (`reuse_inside.rs`), for tests.
     rebuilt_inside: usize,
+    /// Whether this parse scanned the text for its items (`false`: it kept the previous items' boundaries).
+    scanned: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -70,6 +72,12 @@ impl ItemCache {
     pub fn rebuilt_inside(&self) -> usize {
         self.rebuilt_inside
     }
+
+    /// Whether the parse that made this cache scanned the whole text for its items, for tests.
+    #[doc(hidden)]
+    pub fn scanned(&self) -> bool {
+        self.scanned
+    }
 }
 
 /// Parses `text` like [`crate::parse`], reusing the unchanged top-level items of `previous` (the cache of an
@@ -96,33 +104,45 @@ fn parse_items(
         return None;
     }
     let (src, base) = strip_bom(text);
-    let items = split_items(src, 0..src.len(), MAX_NESTING);
-    if items.iter().any(|i| i.problem.is_some() || i.too_deep.is_some()) {
-        return None;
-    }
+    let edit = previous.map(|p| Edit::between(&p.text, text));
+    // An edit that re-parses inside one item leaves every item boundary where it was (moved by the edit's length
+    // after it): the re-parsed node is complete on its own and ends at an unchanged separator. Then the file is
+    // not scanned again, which for a 1.3 MB generated file that is one item is most of a keystroke.
+    let ((items, mut rebuilt_in_place), scanned) =
+        match previous.zip(edit.as_ref()).and_then(|(p, e)| edited_item(p, e, text)) {
+            Some((ranges, at, rebuilt)) => ((ranges, Some((at, rebuilt))), false),
+            None => {
+                let items = split_items(src, 0..src.len(), MAX_NESTING);
+                if items.iter().any(|i| i.problem.is_some() || i.too_deep.is_some()) {
+                    return None;
+                }
+                ((items.into_iter().map(|i| i.range).collect(), None), true)
+            }
+        };
     let mut structures = Vec::new();
     let mut cached = Vec::with_capacity(items.len());
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
     let mut rebuilt_inside = 0;
-    let edit = previous.map(|p| Edit::between(&p.text, text));
     let mut gap_start = 0;
-    for item in &items {
-        if !gap_is_trivia(&src[gap_start..item.range.start]) {
+    for (index, item) in items.iter().enumerate() {
+        if !gap_is_trivia(&src[gap_start..item.start]) {
             return None;
         }
-        gap_start = item.range.end;
-        let item_text = &src[item.range.clone()];
-        let start = base + item.range.start;
+        gap_start = item.end;
+        let item_text = &src[item.clone()];
+        let start = base + item.start;
         let range = start..start + item_text.len();
         let first = structures.len();
         let hash = hash_of(item_text);
-        match previous.and_then(|p| Some((p, p.find(item_text, hash)?))) {
+        let edited_here = rebuilt_in_place.take_if(|(at, _)| *at == index).map(|(_, rebuilt)| rebuilt);
+        match previous.filter(|_| edited_here.is_none()).and_then(|p| Some((p, p.find(item_text, hash)?))) {
             Some((p, old)) => {
                 let delta = start as i64 - old.range.start as i64;
                 structures.extend(p.structures(old).iter().map(|s| shifted(s, delta)));
             }
             None => {
-                let rebuilt = previous.zip(edit.as_ref()).and_then(|(p, edit)| {
+                let rebuilt = edited_here.or_else(|| {
+                    let (p, edit) = previous.zip(edit.as_ref())?;
                     let old = p.edited_into(&range, edit)?;
                     reparse_inside(p.structures(old), &p.text, text, edit)
                 });
@@ -143,8 +163,33 @@ fn parse_items(
     }
     let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
     let parse = Arc::new(Parse { body: Body { structures }, errors });
-    let cache = ItemCache { text: text.clone(), parse: parse.clone(), items: cached, by_hash, rebuilt_inside };
+    let cache = ItemCache { text: text.clone(), parse: parse.clone(), items: cached, by_hash, rebuilt_inside, scanned };
     Some((parse, Some(cache)))
+}
+
+/// When `edit` falls inside one item of `previous` and [`reparse_inside`] rebuilds it: the new text's item ranges
+/// (without the BOM), the edited item's index and its rebuilt structures.
+#[allow(clippy::type_complexity)]
+fn edited_item(previous: &ItemCache, edit: &Edit, text: &str) -> Option<(Vec<Range<usize>>, usize, Vec<Structure>)> {
+    let base = text.len() - strip_bom(text).0.len();
+    if previous.text.len() - strip_bom(&previous.text).0.len() != base {
+        return None;
+    }
+    let at = previous.items.partition_point(|c| c.range.end < edit.old.end);
+    let old = previous.items.get(at).filter(|c| c.range.start <= edit.old.start && edit.old.end <= c.range.end)?;
+    let rebuilt = reparse_inside(previous.structures(old), &previous.text, text, edit)?;
+    let delta = edit.delta();
+    let ranges = previous
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let end = if i >= at { (c.range.end as i64 + delta) as usize } else { c.range.end };
+            let start = if i > at { (c.range.start as i64 + delta) as usize } else { c.range.start };
+            start - base..end - base
+        })
+        .collect();
+    Some((ranges, at, rebuilt))
 }
 
 /// Whether a body sets an attribute twice, an error (a `.tfvars` file's top level is a body of attributes) that

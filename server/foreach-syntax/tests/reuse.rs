@@ -139,7 +139,7 @@ resource "aws_x" "y" {
     let original: Arc<str> = Arc::from(text);
     let (_, cache) = parse_reusing(&original, kind, None);
     let cache = cache.expect("the file is valid");
-    let mut inside = 0;
+    let (mut inside, mut unscanned) = (0, 0);
     for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
         let mut edited: Vec<String> = insertions.iter().map(|s| format!("{}{s}{}", &text[..at], &text[at..])).collect();
         // Removals of one to a dozen characters, and a dozen replaced by one (an applied fix, a pasted word).
@@ -155,10 +155,13 @@ resource "aws_x" "y" {
             let new: Arc<str> = Arc::from(new);
             let (got, next) = parse_reusing(&new, kind, Some(&cache));
             assert!(*got == parse(&new, kind), "edit at {at} differs from a fresh parse:\n{new}");
-            inside += next.map_or(0, |n| n.rebuilt_inside());
+            inside += next.as_ref().map_or(0, |n| n.rebuilt_inside());
+            // Rebuilding inside the edited item keeps the other items' boundaries without scanning the text.
+            unscanned += next.as_ref().is_some_and(|n| n.rebuilt_inside() == 1 && !n.scanned()) as usize;
         }
     }
     assert!(inside > text.len(), "items rebuilt around an edit: {inside}");
+    assert_eq!(unscanned, inside, "every item rebuilt around an edit kept the item boundaries");
 }
 
 #[test]
@@ -260,7 +263,8 @@ fn edits_inside_the_largest_generated_object_of_the_corpus_rebuild_around_the_ed
         if !got.errors.is_empty() {
             continue;
         }
-        assert_eq!(next.map(|n| n.rebuilt_inside()), Some(1), "the edit at {middle} was re-parsed around");
+        assert_eq!(next.as_ref().map(|n| n.rebuilt_inside()), Some(1), "the edit at {middle} was re-parsed around");
+        assert_eq!(next.map(|n| n.scanned()), Some(false), "the edit at {middle} did not rescan the file");
     }
 }
 
