@@ -13,14 +13,14 @@
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::ast::{Body, Structure};
 use crate::convert::Converter;
 use crate::recovery::{MAX_NESTING, heredoc_at_end_of_file};
-use crate::reuse_inside::{Edit, reparse_inside};
+use crate::reuse_inside::{Edit, Splice, reparse_inside, splice_inside};
 use crate::scan::split_items;
-use crate::shift::shifted;
+use crate::shift::{Shift, shifted};
 use crate::{FileKind, Parse, strip_bom};
 
 /// The last parse of one file and its items, for the next [`parse_reusing`] of the same file.
@@ -38,6 +38,22 @@ pub struct ItemCache {
     rebuilt_inside: usize,
     /// Whether this parse scanned the text for its items (`false`: it kept the previous items' boundaries).
     scanned: bool,
+    /// The parse before this one, when this one came from it by an edit inside one item: the next edit takes it
+    /// (shared by the cache's clones, so only one does) and edits it in place twice, first as this parse was made
+    /// from it, then with its own edit. Copying the edited item instead is most of a keystroke in a 1.3 MB
+    /// generated file that is one item (the copy, then freeing the old tree). By then nothing else holds the
+    /// spare: salsa frees a query's replaced result when the next revision starts, and if something still does,
+    /// the in-place edit copies only what it changes (`Arc::make_mut`).
+    spare: Arc<Mutex<Option<Spare>>>,
+    /// Whether this parse edited the spare of the previous one in place, for tests.
+    in_place: bool,
+}
+
+#[derive(Debug)]
+struct Spare {
+    text: Arc<str>,
+    parse: Arc<Parse>,
+    items: Vec<CachedItem>,
 }
 
 #[derive(Debug, Clone)]
@@ -78,6 +94,17 @@ impl ItemCache {
     pub fn scanned(&self) -> bool {
         self.scanned
     }
+
+    /// Whether the parse that made this cache edited the tree before the previous one in place, for tests.
+    #[doc(hidden)]
+    pub fn edited_in_place(&self) -> bool {
+        self.in_place
+    }
+
+    /// This parse, to be kept as the next cache's spare.
+    fn as_spare(&self) -> Spare {
+        Spare { text: self.text.clone(), parse: self.parse.clone(), items: self.items.clone() }
+    }
 }
 
 /// Parses `text` like [`crate::parse`], reusing the unchanged top-level items of `previous` (the cache of an
@@ -88,6 +115,9 @@ pub fn parse_reusing(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCach
         && *p.text == **text
     {
         return (p.parse.clone(), Some(p.clone()));
+    }
+    if let Some(done) = previous.and_then(|p| parse_in_place(p, text, kind)) {
+        return done;
     }
     match parse_items(text, kind, previous) {
         Some(done) => done,
@@ -108,17 +138,23 @@ fn parse_items(
     // An edit that re-parses inside one item leaves every item boundary where it was (moved by the edit's length
     // after it): the re-parsed node is complete on its own and ends at an unchanged separator. Then the file is
     // not scanned again, which for a 1.3 MB generated file that is one item is most of a keystroke.
-    let ((items, mut rebuilt_in_place), scanned) =
-        match previous.zip(edit.as_ref()).and_then(|(p, e)| edited_item(p, e, text)) {
-            Some((ranges, at, rebuilt)) => ((ranges, Some((at, rebuilt))), false),
-            None => {
-                let items = split_items(src, 0..src.len(), MAX_NESTING);
-                if items.iter().any(|i| i.problem.is_some() || i.too_deep.is_some()) {
-                    return None;
-                }
-                ((items.into_iter().map(|i| i.range).collect(), None), true)
+    let inside_one_item = previous.zip(edit.as_ref()).and_then(|(p, e)| {
+        let (at, splice) = edit_inside_one_item(&p.items, &p.parse.body.structures, &p.text, text, e)?;
+        let mut rebuilt = p.structures(&p.items[at]).to_vec();
+        splice.apply(&mut rebuilt);
+        let ranges = moved_items(&p.items, at, e.delta()).into_iter().map(|c| c.range.start - base..c.range.end - base);
+        Some((ranges.collect::<Vec<_>>(), at, rebuilt))
+    });
+    let ((items, mut rebuilt_in_place), scanned) = match inside_one_item {
+        Some((ranges, at, rebuilt)) => ((ranges, Some((at, rebuilt))), false),
+        None => {
+            let items = split_items(src, 0..src.len(), MAX_NESTING);
+            if items.iter().any(|i| i.problem.is_some() || i.too_deep.is_some()) {
+                return None;
             }
-        };
+            ((items.into_iter().map(|i| i.range).collect(), None), true)
+        }
+    };
     let mut structures = Vec::new();
     let mut cached = Vec::with_capacity(items.len());
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
@@ -163,33 +199,99 @@ fn parse_items(
     }
     let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
     let parse = Arc::new(Parse { body: Body { structures }, errors });
-    let cache = ItemCache { text: text.clone(), parse: parse.clone(), items: cached, by_hash, rebuilt_inside, scanned };
+    let cache = ItemCache { text: text.clone(), parse: parse.clone(), items: cached,
+        by_hash,
+        rebuilt_inside,
+        scanned,
+        // Only a parse that came from the previous one by an edit inside one item can be replayed.
+        spare: Arc::new(Mutex::new(previous.filter(|_| !scanned).map(ItemCache::as_spare))),
+        in_place: false,
+    };
     Some((parse, Some(cache)))
 }
 
-/// When `edit` falls inside one item of `previous` and [`reparse_inside`] rebuilds it: the new text's item ranges
-/// (without the BOM), the edited item's index and its rebuilt structures.
-#[allow(clippy::type_complexity)]
-fn edited_item(previous: &ItemCache, edit: &Edit, text: &str) -> Option<(Vec<Range<usize>>, usize, Vec<Structure>)> {
-    let base = text.len() - strip_bom(text).0.len();
-    if previous.text.len() - strip_bom(&previous.text).0.len() != base {
+/// When `edit` (from `old_text` to `new_text`) falls inside one of `items`, whose trees are in `structures`, and
+/// that item can be rebuilt by re-parsing a node inside it: the item's index and how to rebuild it.
+fn edit_inside_one_item(
+    items: &[CachedItem],
+    structures: &[Structure],
+    old_text: &str,
+    new_text: &str,
+    edit: &Edit,
+) -> Option<(usize, Splice)> {
+    if bom_len(old_text) != bom_len(new_text) {
         return None;
     }
-    let at = previous.items.partition_point(|c| c.range.end < edit.old.end);
-    let old = previous.items.get(at).filter(|c| c.range.start <= edit.old.start && edit.old.end <= c.range.end)?;
-    let rebuilt = reparse_inside(previous.structures(old), &previous.text, text, edit)?;
-    let delta = edit.delta();
-    let ranges = previous
-        .items
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let end = if i >= at { (c.range.end as i64 + delta) as usize } else { c.range.end };
-            let start = if i > at { (c.range.start as i64 + delta) as usize } else { c.range.start };
-            start - base..end - base
-        })
-        .collect();
-    Some((ranges, at, rebuilt))
+    let at = items.partition_point(|c| c.range.end < edit.old.end);
+    let old = items.get(at).filter(|c| c.range.start <= edit.old.start && edit.old.end <= c.range.end)?;
+    let splice = splice_inside(&structures[old.structures.clone()], old_text, new_text, edit)?;
+    Some((at, splice))
+}
+
+/// The items after an edit of `delta` bytes inside item `at`: it ends that much later, and the items after it
+/// move. Their trees stay where they were among the structures.
+fn moved_items(items: &[CachedItem], at: usize, delta: i64) -> Vec<CachedItem> {
+    let moved = |offset: usize| (offset as i64 + delta) as usize;
+    let item = |(i, c): (usize, &CachedItem)| {
+        let start = if i > at { moved(c.range.start) } else { c.range.start };
+        let end = if i >= at { moved(c.range.end) } else { c.range.end };
+        CachedItem { range: start..end, structures: c.structures.clone() }
+    };
+    items.iter().enumerate().map(item).collect()
+}
+
+fn bom_len(text: &str) -> usize {
+    text.len() - strip_bom(text).0.len()
+}
+
+/// Parses `text` by editing the spare of `previous` in place (see [`ItemCache::spare`]); `None` when it has no
+/// spare, something else still holds it, or an edit does not fall inside one item.
+fn parse_in_place(previous: &ItemCache, text: &Arc<str>, kind: FileKind) -> Option<(Arc<Parse>, Option<ItemCache>)> {
+    if kind.is_json() {
+        return None;
+    }
+    let Spare { text: spare_text, parse: mut tree, items } = previous.spare.lock().ok()?.take()?;
+    let parse = Arc::get_mut(&mut tree)?;
+    let replay = Edit::between(&spare_text, &previous.text);
+    let items = edit_in_place(parse, &items, &spare_text, &previous.text, &replay)?;
+    debug_assert!(*parse == *previous.parse, "replaying the last edit on the spare gives the last parse");
+    let edit = Edit::between(&previous.text, text);
+    let items = edit_in_place(parse, &items, &previous.text, text, &edit)?;
+    let (src, base) = strip_bom(text);
+    parse.errors = heredoc_at_end_of_file(src, base).into_iter().collect();
+    let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        by_hash.entry(hash_of(&text[item.range.clone()])).or_default().push(i);
+    }
+    let cache = ItemCache {
+        text: text.clone(),
+        parse: tree.clone(),
+        items,
+        by_hash,
+        rebuilt_inside: 1,
+        scanned: false,
+        spare: Arc::new(Mutex::new(Some(previous.as_spare()))),
+        in_place: true,
+    };
+    Some((tree, Some(cache)))
+}
+
+/// Applies `edit` to `parse`, the tree of `old_text` whose items are `items`, in place, when it falls inside
+/// one item ([`edit_inside_one_item`]); returns the items of `new_text`. Nothing changes when it returns `None`.
+fn edit_in_place(
+    parse: &mut Parse,
+    items: &[CachedItem],
+    old_text: &str,
+    new_text: &str,
+    edit: &Edit,
+) -> Option<Vec<CachedItem>> {
+    let (at, splice) = edit_inside_one_item(items, &parse.body.structures, old_text, new_text, edit)?;
+    let structures = &mut parse.body.structures;
+    let edited = items[at].structures.clone();
+    let after = Shift::uniform(edit.delta());
+    structures[edited.end..].iter_mut().for_each(|s| after.structure(s));
+    splice.apply(&mut structures[edited]);
+    Some(moved_items(items, at, edit.delta()))
 }
 
 /// Whether a body sets an attribute twice, an error (a `.tfvars` file's top level is a body of attributes) that

@@ -108,18 +108,40 @@ pub(crate) fn reparse_inside(
     new_text: &str,
     edit: &Edit,
 ) -> Option<Vec<Structure>> {
+    let splice = splice_inside(structures, old_text, new_text, edit)?;
+    let mut rebuilt = structures.to_vec();
+    splice.apply(&mut rebuilt);
+    Some(rebuilt)
+}
+
+/// How to turn an item's trees into their edited version: the re-parsed node, where it goes, and how the ranges
+/// around it move. Planned before anything changes, so that a tree edited in place is never left half done.
+pub(crate) struct Splice {
+    steps: Vec<Step>,
+    node: Node,
+    shift: Shift,
+}
+
+impl Splice {
+    /// Edits `structures` (the trees the splice was planned on) in place.
+    pub(crate) fn apply(self, structures: &mut [Structure]) {
+        structures.iter_mut().for_each(|s| self.shift.structure(s));
+        put(structures, &self.steps, self.node);
+    }
+}
+
+/// The [`Splice`] that rebuilds an item's `structures` after `edit`, re-parsing only the smallest qualifying node
+/// around it; `None` when no node below the item's own structures qualifies.
+pub(crate) fn splice_inside(structures: &[Structure], old_text: &str, new_text: &str, edit: &Edit) -> Option<Splice> {
     let (lo, hi) = (offset(edit.old.start)?, offset(edit.old.end)?);
-    let path = path_to(structures, lo, hi);
+    let mut path = path_to(structures, lo, hi);
     // Deepest first; the first step is a top-level structure, which the item-level reuse already covers.
     for len in (2..=path.len()).rev() {
         let steps = &path[..len];
         if let Some(node) = reparse_node(structures, steps, old_text, new_text, edit) {
-            let mut rebuilt = structures.to_vec();
             let end = node_range(structures, steps)?.end;
-            let shift = Shift::split(end, 0, edit.delta());
-            rebuilt.iter_mut().for_each(|s| shift.structure(s));
-            put(&mut rebuilt, steps, node);
-            return Some(rebuilt);
+            path.truncate(len);
+            return Some(Splice { steps: path, node, shift: Shift::split(end, 0, edit.delta()) });
         }
     }
     None

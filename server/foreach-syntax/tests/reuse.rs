@@ -104,12 +104,9 @@ fn reusing_parse_equals_a_fresh_parse_on_fixtures_and_edits() {
     assert!(inside > files.len() / 4, "items rebuilt around an edit: {inside} of {reused}");
 }
 
-/// Every kind of edit at every offset of a small file that holds each node kind re-parsing may stop at: block
-/// attributes, nested blocks, object items (one per line, several on a line, a repeated key), tuple elements,
-/// call arguments, heredocs and comments.
-#[test]
-fn every_edit_at_every_offset_of_a_file_with_every_node_kind() {
-    let text = r#"locals {
+/// A small file that holds each node kind re-parsing may stop at: block attributes, nested blocks, object items
+/// (one per line, several on a line, a repeated key), tuple elements, call arguments, heredocs and comments.
+const EVERY_NODE_KIND: &str = r#"locals {
   quotas = {
     a = { code = "L-1", desired = var.a },
     b = { code = "L-2", desired = var.b }
@@ -134,6 +131,11 @@ resource "aws_x" "y" {
   one { a = 1 }
 }
 "#;
+
+/// Every kind of edit at every offset of [`EVERY_NODE_KIND`].
+#[test]
+fn every_edit_at_every_offset_of_a_file_with_every_node_kind() {
+    let text = EVERY_NODE_KIND;
     let insertions = ["z", " ", "\n", "\"", "#", ",", "{", "}", "[", "]", "(", ")", "=", "...", "\n#", "/*", "<<EOT\n"];
     let kind = FileKind::Tf;
     let original: Arc<str> = Arc::from(text);
@@ -162,6 +164,31 @@ resource "aws_x" "y" {
     }
     assert!(inside > text.len(), "items rebuilt around an edit: {inside}");
     assert_eq!(unscanned, inside, "every item rebuilt around an edit kept the item boundaries");
+}
+
+/// Typing a word and deleting it again, a character at a time, at every offset of [`EVERY_NODE_KIND`]: from the
+/// third keystroke inside one item on, each parse edits the tree before the last one in place (replaying the last
+/// edit, then making its own) instead of copying the last one.
+#[test]
+fn typing_at_every_offset_edits_the_spare_tree_in_place_like_a_fresh_parse() {
+    let kind = FileKind::Tf;
+    let (mut parses, mut in_place) = (0, 0);
+    for at in (0..=EVERY_NODE_KIND.len()).filter(|&i| EVERY_NODE_KIND.is_char_boundary(i)) {
+        let (_, mut cache) = parse_reusing(&Arc::from(EVERY_NODE_KIND), kind, None);
+        let typed = (1..=4).map(|n| format!("{}{}{}", &EVERY_NODE_KIND[..at], "z".repeat(n), &EVERY_NODE_KIND[at..]));
+        let deleted = (0..4).rev().map(|n| format!("{}{}{}", &EVERY_NODE_KIND[..at], "z".repeat(n), &EVERY_NODE_KIND[at..]));
+        for new in typed.chain(deleted) {
+            let new: Arc<str> = Arc::from(new);
+            let (got, next) = parse_reusing(&new, kind, cache.as_ref());
+            assert!(*got == parse(&new, kind), "typing at {at} differs from a fresh parse:\n{new}");
+            drop(got);
+            parses += 1;
+            in_place += next.as_ref().is_some_and(|n| n.edited_in_place()) as usize;
+            cache = next.or(cache);
+        }
+    }
+    // Most offsets are inside a node that can be re-parsed alone; the first two keystrokes at each cannot be in place.
+    assert!(in_place > parses / 3, "parses edited in place: {in_place} of {parses}");
 }
 
 #[test]
