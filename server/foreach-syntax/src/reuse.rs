@@ -199,7 +199,10 @@ fn parse_items(
     }
     let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
     let parse = Arc::new(Parse { body: Body { structures }, errors });
-    let cache = ItemCache { text: text.clone(), parse: parse.clone(), items: cached,
+    let cache = ItemCache {
+        text: text.clone(),
+        parse: parse.clone(),
+        items: cached,
         by_hash,
         rebuilt_inside,
         scanned,

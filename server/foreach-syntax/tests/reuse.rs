@@ -176,7 +176,8 @@ fn typing_at_every_offset_edits_the_spare_tree_in_place_like_a_fresh_parse() {
     for at in (0..=EVERY_NODE_KIND.len()).filter(|&i| EVERY_NODE_KIND.is_char_boundary(i)) {
         let (_, mut cache) = parse_reusing(&Arc::from(EVERY_NODE_KIND), kind, None);
         let typed = (1..=4).map(|n| format!("{}{}{}", &EVERY_NODE_KIND[..at], "z".repeat(n), &EVERY_NODE_KIND[at..]));
-        let deleted = (0..4).rev().map(|n| format!("{}{}{}", &EVERY_NODE_KIND[..at], "z".repeat(n), &EVERY_NODE_KIND[at..]));
+        let deleted =
+            (0..4).rev().map(|n| format!("{}{}{}", &EVERY_NODE_KIND[..at], "z".repeat(n), &EVERY_NODE_KIND[at..]));
         for new in typed.chain(deleted) {
             let new: Arc<str> = Arc::from(new);
             let (got, next) = parse_reusing(&new, kind, cache.as_ref());
