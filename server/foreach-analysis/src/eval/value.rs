@@ -13,6 +13,28 @@ use crate::base::FileRange;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+/// [`Value::mapped_unknowns`] of a sequence's elements: a copy with the ones that hold unknowns mapped.
+fn mapped_elements(items: &[Value], f: &dyn Fn(&UnknownReason) -> Arc<UnknownReason>) -> Option<Vec<Value>> {
+    let mut out: Option<Vec<Value>> = None;
+    for (i, v) in items.iter().enumerate() {
+        if let Some(mapped) = v.mapped_unknowns(f) {
+            out.get_or_insert_with(|| items.to_vec())[i] = mapped;
+        }
+    }
+    out
+}
+
+/// [`Value::mapped_unknowns`] of attributes: the same persistent map with the entries that hold unknowns replaced.
+fn mapped_attrs(attrs: &Attrs, f: &dyn Fn(&UnknownReason) -> Arc<UnknownReason>) -> Option<Attrs> {
+    let mut out: Option<Attrs> = None;
+    for (k, v) in attrs.iter() {
+        if let Some(mapped) = v.mapped_unknowns(f) {
+            out.get_or_insert_with(|| attrs.clone()).insert(k.clone(), mapped);
+        }
+    }
+    out
+}
+
 /// Attributes of objects and elements of maps: a persistent ordered map, so `merge(local.big, {k = v})` shares
 /// the big map instead of copying it (chains of merges stay linear), with reference-counted keys.
 pub type Attrs = imbl::OrdMap<Arc<str>, Value>;
@@ -428,19 +450,23 @@ impl Value {
 
     /// Applies `f` to every unknown reason inside the value (used to add a hop when a value leaves a local).
     pub fn map_unknowns(&self, f: &dyn Fn(&UnknownReason) -> Arc<UnknownReason>) -> Value {
-        if self.is_wholly_known() {
-            return self.clone();
-        }
-        match self {
+        self.mapped_unknowns(f).unwrap_or_else(|| self.clone())
+    }
+
+    /// [`Value::map_unknowns`], or `None` when the value holds no unknown. Only what holds one is rebuilt: a map
+    /// keeps sharing its other entries. One unknown in a local of 6,000 entries (a misspelt reference being
+    /// typed) used to rebuild the whole map at every reference to the local, on every keystroke.
+    fn mapped_unknowns(&self, f: &dyn Fn(&UnknownReason) -> Arc<UnknownReason>) -> Option<Value> {
+        Some(match self {
             Value::Unknown(r) => Value::Unknown(f(r)),
-            Value::Sensitive(v) => Value::Sensitive(Arc::new(v.map_unknowns(f))),
-            Value::List(e, items) => Value::list(e.clone(), items.iter().map(|v| v.map_unknowns(f)).collect()),
-            Value::Set(e, items) => Value::Set(e.clone(), Arc::new(items.iter().map(|v| v.map_unknowns(f)).collect())),
-            Value::Tuple(items) => Value::tuple(items.iter().map(|v| v.map_unknowns(f)).collect()),
-            Value::Map(e, a) => Value::map(e.clone(), a.iter().map(|(k, v)| (k.clone(), v.map_unknowns(f))).collect()),
-            Value::Object(a) => Value::object(a.iter().map(|(k, v)| (k.clone(), v.map_unknowns(f))).collect()),
-            v => v.clone(),
-        }
+            Value::Sensitive(v) => Value::Sensitive(Arc::new(v.mapped_unknowns(f)?)),
+            Value::List(e, items) => Value::List(e.clone(), Arc::new(mapped_elements(items, f)?)),
+            Value::Set(e, items) => Value::Set(e.clone(), Arc::new(mapped_elements(items, f)?)),
+            Value::Tuple(items) => Value::Tuple(Arc::new(mapped_elements(items, f)?)),
+            Value::Map(e, a) => Value::Map(e.clone(), Arc::new(mapped_attrs(a, f)?)),
+            Value::Object(a) => Value::Object(Arc::new(mapped_attrs(a, f)?)),
+            _ => return None,
+        })
     }
 
     /// cty's `RawEquals` on unmarked values: same type and same content (numbers numerically).
@@ -598,5 +624,41 @@ fn compact_into(v: &Value, out: &mut String) {
             }
             out.push_str(close);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Adding a hop to the one unknown of a large object changes only the entry that holds it: the others keep
+    /// their values (shared, not copied), and a wholly known value is returned as it is.
+    #[test]
+    fn mapping_unknowns_rebuilds_only_the_entries_that_hold_them() {
+        let location = FileRange::new(crate::base::FileId(0), text_size::TextRange::default());
+        let unknown = Value::unknown(UnknownCause::Invalid { location });
+        let mut attrs: Attrs =
+            (0..1000).map(|i| (Arc::from(format!("k{i}")), Value::string(format!("v{i}")))).collect();
+        attrs.insert(Arc::from("k500"), Value::tuple(vec![Value::string("x"), unknown]));
+        let object = Value::object(attrs);
+        let hop = Hop { name: "local.big".into(), declaration: location, referenced_at: location };
+        let mapped = object.map_unknowns(&|r| r.with_hop(hop.clone()));
+
+        let (Value::Object(before), Value::Object(after)) = (&object, &mapped) else { panic!("objects") };
+        let hops = |v: &Value| v.first_unknown().map(|r| r.hops.len());
+        assert_eq!((hops(&object), hops(&mapped)), (Some(0), Some(1)), "the hop is added");
+        let same = |k: &str| match (&before[k], &after[k]) {
+            (Value::String(a), Value::String(b)) => Arc::ptr_eq(a, b),
+            (Value::Tuple(a), Value::Tuple(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        assert!(same("k0") && same("k999"), "entries without unknowns keep their values");
+        assert!(!same("k500"), "the entry with the unknown is rebuilt");
+
+        let known = Value::tuple(vec![Value::string("a")]);
+        let (Value::Tuple(a), Value::Tuple(b)) = (&known, &known.map_unknowns(&|r| r.with_hop(hop.clone()))) else {
+            panic!("tuples")
+        };
+        assert!(Arc::ptr_eq(a, b), "a wholly known value is not copied");
     }
 }
