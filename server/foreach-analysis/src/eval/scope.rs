@@ -19,8 +19,8 @@ use super::value::{Hop, UnknownCause, Value};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use foreach_syntax::ast::Expr;
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Everything a module's static scope needs, as plain data.
@@ -84,8 +84,10 @@ pub enum ValueSource {
 /// The static scope of one module. See the module docs.
 pub struct ModuleScope {
     inputs: ModuleStaticInputs,
-    var_index: HashMap<String, usize>,
-    local_index: HashMap<String, usize>,
+    // Fx: every `var.`/`local.` reference looks a name up here; SipHash was a visible part of evaluating the
+    // 6,000 references of a generated module.
+    var_index: FxHashMap<String, usize>,
+    local_index: FxHashMap<String, usize>,
     local_deps: Vec<Vec<usize>>,
     var_values: RefCell<Vec<Option<Value>>>,
     local_values: RefCell<Vec<Option<Value>>>,
@@ -110,11 +112,11 @@ pub struct ModuleValues {
 
 impl ModuleScope {
     pub fn new(inputs: ModuleStaticInputs) -> ModuleScope {
-        let mut var_index = HashMap::with_capacity(inputs.variables.len());
+        let mut var_index = FxHashMap::with_capacity_and_hasher(inputs.variables.len(), Default::default());
         for (i, v) in inputs.variables.iter().enumerate() {
             var_index.insert(v.name.clone(), i);
         }
-        let mut local_index = HashMap::with_capacity(inputs.locals.len());
+        let mut local_index = FxHashMap::with_capacity_and_hasher(inputs.locals.len(), Default::default());
         for (i, l) in inputs.locals.iter().enumerate() {
             local_index.insert(l.name.clone(), i);
         }
