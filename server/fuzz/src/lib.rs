@@ -73,6 +73,18 @@ pub fn syntax(data: &[u8]) {
         let (reused, _) = foreach_syntax::parse_reusing(&std::sync::Arc::from(src), FileKind::Tf, cache.as_ref());
         assert!(*reused == fresh, "a reusing parse differs from a fresh one");
     }
+    // Three versions in a row, as when two typed characters are deleted one at a time: the last parse may edit
+    // the first one's tree in place, replaying the edit between the first two.
+    let mut cache = None;
+    for version in [added("ab"), added("a")] {
+        let version: std::sync::Arc<str> = std::sync::Arc::from(version);
+        let (got, next) = foreach_syntax::parse_reusing(&version, FileKind::Tf, cache.as_ref());
+        assert!(*got == parse(&version, FileKind::Tf), "a reusing parse of an edit differs from a fresh one");
+        drop(got);
+        cache = next.or(cache);
+    }
+    let (reused, _) = foreach_syntax::parse_reusing(&std::sync::Arc::from(src), FileKind::Tf, cache.as_ref());
+    assert!(*reused == fresh, "a reusing parse after three versions differs from a fresh one");
     // Every character boundary survives offset -> line/column -> offset, in both encodings (except the point
     // between `\r` and `\n`, which is no position: it maps to the end of the line's content).
     let index = LineIndex::new(src);
