@@ -99,12 +99,17 @@ impl Reader<'_> {
     /// Reports an error on the first line of `r`: error ranges never span lines, and a JSON token can (a string
     /// holding a raw line break, which the reader accepts, as the root value).
     fn error(&mut self, r: std::ops::Range<usize>, message: String) {
+        let range = self.first_line(r);
+        self.errors.push(SyntaxError { range, message });
+    }
+
+    /// The first line of `r` (offsets into the JSON text) as a range of the file.
+    fn first_line(&self, r: std::ops::Range<usize>) -> TextRange {
         let end = match self.src.get(r.start..r.end.max(r.start)) {
             Some(t) => r.start + t.find(['\n', '\r']).unwrap_or(t.len()),
             None => r.end,
         };
-        let range = self.range(r.start..end);
-        self.errors.push(SyntaxError { range, message });
+        self.range(r.start..end)
     }
 
     /// A body per `schema`: nested block types become blocks, the rest attributes.
@@ -276,7 +281,10 @@ impl Reader<'_> {
     ) -> Expr {
         let mut error = crate::syntax_error(text, self.base + content_start, err);
         if !exact {
-            error.range = range;
+            // Unescaping moved the offsets: the error covers the string, up to its first line break (a string
+            // may hold raw ones, and error ranges never span lines).
+            let start = usize::from(range.start()).saturating_sub(self.base);
+            error.range = self.first_line(start..usize::from(range.end()).saturating_sub(self.base));
         }
         self.errors.push(error);
         Expr::new(ExprKind::Invalid, range)
