@@ -116,10 +116,11 @@ pub fn parse_reusing(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCach
     {
         return (p.parse.clone(), Some(p.clone()));
     }
-    if let Some(done) = previous.and_then(|p| parse_in_place(p, text, kind)) {
+    let edit = previous.map(|p| Edit::between(&p.text, text));
+    if let Some(done) = previous.zip(edit.as_ref()).and_then(|(p, edit)| parse_in_place(p, text, kind, edit)) {
         return done;
     }
-    match parse_items(text, kind, previous) {
+    match parse_items(text, kind, previous.zip(edit.as_ref())) {
         Some(done) => done,
         None => (Arc::new(crate::parse(text, kind)), None),
     }
@@ -128,24 +129,25 @@ pub fn parse_reusing(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCach
 fn parse_items(
     text: &Arc<str>,
     kind: FileKind,
-    previous: Option<&ItemCache>,
+    previous: Option<(&ItemCache, &Edit)>,
 ) -> Option<(Arc<Parse>, Option<ItemCache>)> {
     if kind.is_json() {
         return None;
     }
     let (src, base) = strip_bom(text);
-    let edit = previous.map(|p| Edit::between(&p.text, text));
+    let edit = previous.map(|(_, edit)| edit);
+    let previous = previous.map(|(p, _)| p);
     // An edit that re-parses inside one item leaves every item boundary where it was (moved by the edit's length
     // after it): the re-parsed node is complete on its own and ends at an unchanged separator. Then the file is
     // not scanned again, which for a 1.3 MB generated file that is one item is most of a keystroke.
-    let inside_one_item = previous.zip(edit.as_ref()).and_then(|(p, e)| {
+    let inside_one_item = previous.zip(edit).and_then(|(p, e)| {
         let (at, splice) = edit_inside_one_item(&p.items, &p.parse.body.structures, &p.text, text, e)?;
         let mut rebuilt = p.structures(&p.items[at]).to_vec();
         splice.apply(&mut rebuilt);
         let ranges = moved_items(&p.items, at, e.delta()).into_iter().map(|c| c.range.start - base..c.range.end - base);
         Some((ranges.collect::<Vec<_>>(), at, rebuilt))
     });
-    let ((items, mut rebuilt_in_place), scanned) = match inside_one_item {
+    let ((items, mut edited_item), scanned) = match inside_one_item {
         Some((ranges, at, rebuilt)) => ((ranges, Some((at, rebuilt))), false),
         None => {
             let items = split_items(src, 0..src.len(), MAX_NESTING);
@@ -170,7 +172,7 @@ fn parse_items(
         let range = start..start + item_text.len();
         let first = structures.len();
         let hash = hash_of(item_text);
-        let edited_here = rebuilt_in_place.take_if(|(at, _)| *at == index).map(|(_, rebuilt)| rebuilt);
+        let edited_here = edited_item.take_if(|(at, _)| *at == index).map(|(_, rebuilt)| rebuilt);
         match previous.filter(|_| edited_here.is_none()).and_then(|p| Some((p, p.find(item_text, hash)?))) {
             Some((p, old)) => {
                 let delta = start as i64 - old.range.start as i64;
@@ -178,7 +180,7 @@ fn parse_items(
             }
             None => {
                 let rebuilt = edited_here.or_else(|| {
-                    let (p, edit) = previous.zip(edit.as_ref())?;
+                    let (p, edit) = previous.zip(edit)?;
                     let old = p.edited_into(&range, edit)?;
                     reparse_inside(p.structures(old), &p.text, text, edit)
                 });
@@ -249,7 +251,12 @@ fn bom_len(text: &str) -> usize {
 
 /// Parses `text` by editing the spare of `previous` in place (see [`ItemCache::spare`]); `None` when it has no
 /// spare, something else still holds it, or an edit does not fall inside one item.
-fn parse_in_place(previous: &ItemCache, text: &Arc<str>, kind: FileKind) -> Option<(Arc<Parse>, Option<ItemCache>)> {
+fn parse_in_place(
+    previous: &ItemCache,
+    text: &Arc<str>,
+    kind: FileKind,
+    edit: &Edit,
+) -> Option<(Arc<Parse>, Option<ItemCache>)> {
     if kind.is_json() {
         return None;
     }
@@ -258,8 +265,7 @@ fn parse_in_place(previous: &ItemCache, text: &Arc<str>, kind: FileKind) -> Opti
     let replay = Edit::between(&spare_text, &previous.text);
     let items = edit_in_place(parse, &items, &spare_text, &previous.text, &replay)?;
     debug_assert!(*parse == *previous.parse, "replaying the last edit on the spare gives the last parse");
-    let edit = Edit::between(&previous.text, text);
-    let items = edit_in_place(parse, &items, &previous.text, text, &edit)?;
+    let items = edit_in_place(parse, &items, &previous.text, text, edit)?;
     let (src, base) = strip_bom(text);
     parse.errors = heredoc_at_end_of_file(src, base).into_iter().collect();
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
