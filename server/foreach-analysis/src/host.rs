@@ -169,10 +169,12 @@ impl AnalysisHost {
         let touched: std::collections::HashSet<&str> = touched_dirs.iter().map(String::as_str).collect();
         let mut by_dir: HashMap<String, Vec<(&String, SourceFile)>> = HashMap::new();
         // An edit of an open file touches no directory: skip the pass (tens of thousands of paths in a monorepo).
-        for (p, f) in self.files.iter().filter(|_| !touched.is_empty()) {
-            let dir = parent(p);
-            if touched.contains(dir) {
-                by_dir.entry(dir.to_string()).or_default().push((p, *f));
+        if !touched.is_empty() {
+            for (p, f) in &self.files {
+                let dir = parent(p);
+                if touched.contains(dir) {
+                    by_dir.entry(dir.to_string()).or_default().push((p, *f));
+                }
             }
         }
         for dir in &touched_dirs {
