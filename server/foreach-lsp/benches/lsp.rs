@@ -206,7 +206,8 @@ async fn main() {
     println!("initialize -> first diagnostics: {}", ms(first_diagnostics));
 
     // One-character edits that flip a diagnostic on and off.
-    // LSP_BENCH_EDITS raises the count, e.g. to profile the edit path with `perf record`.
+    // LSP_BENCH_EDITS raises the count, e.g. to profile the edit path with `perf record`; LSP_BENCH_SAMPLES prints
+    // every edit's latency.
     let edits: i32 = std::env::var("LSP_BENCH_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(60);
     let mut edit_samples = Vec::new();
     for v in 1..=edits {
@@ -223,6 +224,11 @@ async fn main() {
         })
         .await;
         edit_samples.push(t.elapsed());
+    }
+    if std::env::var_os("LSP_BENCH_SAMPLES").is_some() {
+        // Each edit's latency in order (odd ones mend the reference, even ones break it): where a tail comes from.
+        let each: Vec<String> = edit_samples.iter().map(|d| format!("{:.1}", d.as_secs_f64() * 1000.0)).collect();
+        println!("didChange -> publishDiagnostics, each edit (ms): {}", each.join(" "));
     }
     let p50 = percentile(&mut edit_samples, 0.5);
     let p99 = percentile(&mut edit_samples, 0.99);

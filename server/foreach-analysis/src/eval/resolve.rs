@@ -18,7 +18,7 @@ pub trait Scope {
     /// `local.NAME`; `None` if no such local is declared.
     fn local(&self, name: &str, referenced_at: FileRange) -> Option<Resolved>;
     /// Declared names under `var` or `local`, for "did you mean" hints.
-    fn declared_names(&self, root: &str) -> Vec<String>;
+    fn declared_names(&self, root: &str) -> Vec<&str>;
     /// `path.module`, `path.root`, `path.cwd`.
     fn path(&self, which: &str) -> Option<String>;
     /// The selected workspace, `None` when nothing selects one.
@@ -63,7 +63,7 @@ impl Scope for EmptyScope {
     fn local(&self, _: &str, _: FileRange) -> Option<Resolved> {
         None
     }
-    fn declared_names(&self, _: &str) -> Vec<String> {
+    fn declared_names(&self, _: &str) -> Vec<&str> {
         Vec::new()
     }
     fn path(&self, _: &str) -> Option<String> {

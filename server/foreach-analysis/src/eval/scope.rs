@@ -455,10 +455,10 @@ impl Scope for ModuleScope {
         Some(Resolved { value: v.map_unknowns(&|r| r.with_hop(hop.clone())), wholly_known: false })
     }
 
-    fn declared_names(&self, root: &str) -> Vec<String> {
+    fn declared_names(&self, root: &str) -> Vec<&str> {
         match root {
-            "var" => self.inputs.variables.iter().map(|v| v.name.clone()).collect(),
-            "local" => self.inputs.locals.iter().map(|l| l.name.clone()).collect(),
+            "var" => self.inputs.variables.iter().map(|v| v.name.as_str()).collect(),
+            "local" => self.inputs.locals.iter().map(|l| l.name.as_str()).collect(),
             _ => Vec::new(),
         }
     }

@@ -58,7 +58,7 @@ impl Evaluator<'_> {
                     None => {
                         let kind = if name == "var" { "input variable" } else { "local value" };
                         let mut msg = format!("reference to undeclared {kind} `{name}.{}`", a.name);
-                        if let Some(s) = suggest(&a.name, &self.scope.declared_names(name)) {
+                        if let Some(s) = suggest(&a.name, self.scope.declared_names(name)) {
                             msg.push_str(&format!("; did you mean `{name}.{s}`?"));
                         }
                         (self.error(Code::UndefinedReference, upto(1), msg), steps.len())
@@ -227,8 +227,7 @@ impl Evaluator<'_> {
                 Some(x) => x.clone(),
                 None => {
                     let mut msg = format!("this object does not have an attribute named `{name}`");
-                    let names: Vec<String> = attrs.keys().map(|k| k.to_string()).collect();
-                    if let Some(s) = suggest(name, &names) {
+                    if let Some(s) = suggest(name, attrs.keys().map(|k| &**k)) {
                         msg.push_str(&format!("; did you mean `{s}`?"));
                     }
                     self.error(Code::EvaluationError, range, msg)
@@ -291,8 +290,7 @@ impl Evaluator<'_> {
                     Some(x) => x.clone(),
                     None => {
                         let mut msg = format!("no element with key {:?}", &*k);
-                        let names: Vec<String> = attrs.keys().map(|k| k.to_string()).collect();
-                        if let Some(s) = suggest(&k, &names) {
+                        if let Some(s) = suggest(&k, attrs.keys().map(|k| &**k)) {
                             msg.push_str(&format!("; did you mean {s:?}?"));
                         }
                         self.error(Code::EvaluationError, range, msg)
@@ -323,6 +321,6 @@ fn article(t: &str) -> String {
 
 /// The closest name within a small edit distance, for "did you mean" hints in evaluation errors (one edit more
 /// lenient than [`crate::suggest::closest`]).
-pub fn suggest(name: &str, candidates: &[String]) -> Option<String> {
-    crate::suggest::closest_with_slack(name, candidates.iter().map(String::as_str), 1).map(str::to_string)
+pub fn suggest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    crate::suggest::closest_with_slack(name, candidates, 1).map(str::to_string)
 }

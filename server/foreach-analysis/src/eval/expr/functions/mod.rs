@@ -242,7 +242,7 @@ pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) ->
     let Some(func) = lookup(name) else {
         let mut msg = format!("call to unknown function `{name}`");
         let candidates: Vec<String> = names().into_iter().map(String::from).collect();
-        if let Some(s) = suggest(name, &candidates) {
+        if let Some(s) = suggest(name, candidates.iter().map(String::as_str)) {
             msg.push_str(&format!("; did you mean `{s}`?"));
         }
         return ev.error(Code::UnknownFunction, name_range, msg);

@@ -31,7 +31,7 @@ impl Scope for TemplateScope<'_> {
     fn local(&self, name: &str, at: FileRange) -> Option<Resolved> {
         EmptyScope.local(name, at)
     }
-    fn declared_names(&self, _: &str) -> Vec<String> {
+    fn declared_names(&self, _: &str) -> Vec<&str> {
         Vec::new()
     }
     fn path(&self, which: &str) -> Option<String> {
