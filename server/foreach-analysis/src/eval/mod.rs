@@ -7,6 +7,7 @@
 //! and collects diagnostics; `budget` bounds depth, size and steps. Nothing here prints or does IO except through
 //! the [`scope::FileReader`] the host provides.
 
+mod attrs;
 pub mod budget;
 mod cli;
 pub mod constraint;

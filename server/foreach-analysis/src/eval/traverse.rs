@@ -286,7 +286,7 @@ impl Evaluator<'_> {
                         return self.error(Code::EvaluationError, range, msg);
                     }
                 };
-                match attrs.get(&*k) {
+                match attrs.get(&k) {
                     Some(x) => x.clone(),
                     None => {
                         let mut msg = format!("no element with key {:?}", &*k);

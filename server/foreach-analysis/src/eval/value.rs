@@ -24,7 +24,8 @@ fn mapped_elements(items: &[Value], f: &dyn Fn(&UnknownReason) -> Arc<UnknownRea
     out
 }
 
-/// [`Value::mapped_unknowns`] of attributes: the same persistent map with the entries that hold unknowns replaced.
+/// [`Value::mapped_unknowns`] of attributes: the same attributes (a large map shared) with the entries that hold
+/// unknowns replaced.
 fn mapped_attrs(attrs: &Attrs, f: &dyn Fn(&UnknownReason) -> Arc<UnknownReason>) -> Option<Attrs> {
     let mut out: Option<Attrs> = None;
     for (k, v) in attrs.iter() {
@@ -35,9 +36,8 @@ fn mapped_attrs(attrs: &Attrs, f: &dyn Fn(&UnknownReason) -> Arc<UnknownReason>)
     out
 }
 
-/// Attributes of objects and elements of maps: a persistent ordered map, so `merge(local.big, {k = v})` shares
-/// the big map instead of copying it (chains of merges stay linear), with reference-counted keys.
-pub type Attrs = imbl::OrdMap<Arc<str>, Value>;
+/// Attributes of objects and elements of maps (`attrs.rs`: small ones a sorted vector, large ones a persistent map).
+pub type Attrs = super::attrs::Attrs<Value>;
 
 #[derive(Debug, Clone)]
 pub enum Value {
