@@ -1,20 +1,21 @@
 //! Attributes of objects and elements of maps, ordered by name (bytewise, as cty orders them).
 //!
 //! Two shapes behind one interface:
-//! - **small** (up to [`SMALL`] entries): a sorted vector, one allocation, found by binary search. Most objects
-//!   are small and built once (`{ quota_code = "L-1", service_code = "ec2", desired_quota = var.x }`, a `for`
-//!   value, a decoded JSON record).
-//! - **large**: a persistent ordered map (`imbl`), so `merge(local.big, {k = v})` or adding a hop to one entry
-//!   shares the big map instead of copying it, and chains of merges stay linear.
+//! - **sorted**: a sorted vector, one allocation, found by binary search. Objects are nearly always built whole
+//!   and then only read (`{ quota_code = "L-1", service_code = "ec2", desired_quota = var.x }`, an object
+//!   constructor of 6,000 entries, a `for` result, a decoded JSON document): collecting them ([`FromIterator`],
+//!   [`SortedBuilder`]) gives this shape at any size, as do single inserts up to [`SMALL`] entries.
+//! - **persistent**: an ordered map (`imbl`) once single inserts grow an object past [`SMALL`] entries, so that
+//!   `merge(local.big, {k = v})` chains share the big map instead of copying it and stay linear.
 //!
-//! `imbl` alone made every small object a B-tree leaf of 16 slots behind two allocations; in the 6,000-entry
-//! generated module of the dev corpus, building and reading those objects was a third of re-evaluating it after a
-//! keystroke.
+//! `imbl` alone made every small object a B-tree leaf of 16 slots behind two allocations, and built big ones one
+//! insert at a time; in the 6,000-entry generated module of the dev corpus, building and reading those objects
+//! was a third of re-evaluating it after a keystroke.
 
 use std::sync::Arc;
 
-/// Above this many entries an object becomes a persistent map. `imbl`'s own node size: below it a B-tree is one
-/// leaf anyway, so the vector gives up no sharing the map would have had.
+/// Past this many entries a single insert turns a sorted vector into a persistent map. `imbl`'s own node size:
+/// below it a B-tree is one leaf anyway, so the vector gives up no sharing the map would have had.
 const SMALL: usize = 16;
 
 /// Generic in the value so that this module does not import the values that hold it (`value.rs` names
@@ -25,13 +26,13 @@ pub struct Attrs<V>(Shape<V>);
 #[derive(Debug, Clone)]
 enum Shape<V> {
     /// Sorted by key, no duplicates.
-    Small(Vec<(Arc<str>, V)>),
-    Large(imbl::OrdMap<Arc<str>, V>),
+    Sorted(Vec<(Arc<str>, V)>),
+    Persistent(imbl::OrdMap<Arc<str>, V>),
 }
 
 impl<V> Default for Attrs<V> {
     fn default() -> Self {
-        Attrs(Shape::Small(Vec::new()))
+        Attrs(Shape::Sorted(Vec::new()))
     }
 }
 
@@ -42,8 +43,8 @@ impl<V: Clone> Attrs<V> {
 
     pub fn len(&self) -> usize {
         match &self.0 {
-            Shape::Small(v) => v.len(),
-            Shape::Large(m) => m.len(),
+            Shape::Sorted(v) => v.len(),
+            Shape::Persistent(m) => m.len(),
         }
     }
 
@@ -53,8 +54,8 @@ impl<V: Clone> Attrs<V> {
 
     pub fn get(&self, key: &str) -> Option<&V> {
         match &self.0 {
-            Shape::Small(v) => v.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| &v[i].1),
-            Shape::Large(m) => m.get(key),
+            Shape::Sorted(v) => v.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| &v[i].1),
+            Shape::Persistent(m) => m.get(key),
         }
     }
 
@@ -65,7 +66,7 @@ impl<V: Clone> Attrs<V> {
     /// Sets `key`, returning the value it replaces.
     pub fn insert(&mut self, key: Arc<str>, value: V) -> Option<V> {
         match &mut self.0 {
-            Shape::Small(v) => match v.binary_search_by(|(k, _)| (**k).cmp(&*key)) {
+            Shape::Sorted(v) => match v.binary_search_by(|(k, _)| (**k).cmp(&*key)) {
                 Ok(i) => Some(std::mem::replace(&mut v[i].1, value)),
                 Err(i) if v.len() < SMALL => {
                     v.insert(i, (key, value));
@@ -74,26 +75,26 @@ impl<V: Clone> Attrs<V> {
                 Err(_) => {
                     let mut m: imbl::OrdMap<Arc<str>, V> = std::mem::take(v).into_iter().collect();
                     m.insert(key, value);
-                    self.0 = Shape::Large(m);
+                    self.0 = Shape::Persistent(m);
                     None
                 }
             },
-            Shape::Large(m) => m.insert(key, value),
+            Shape::Persistent(m) => m.insert(key, value),
         }
     }
 
     pub fn remove(&mut self, key: &str) -> Option<V> {
         match &mut self.0 {
-            Shape::Small(v) => v.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| v.remove(i).1),
-            Shape::Large(m) => m.remove(key),
+            Shape::Sorted(v) => v.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| v.remove(i).1),
+            Shape::Persistent(m) => m.remove(key),
         }
     }
 
     /// Entries in key order.
     pub fn iter(&self) -> Iter<'_, V> {
         match &self.0 {
-            Shape::Small(v) => Iter::Small(v.iter()),
-            Shape::Large(m) => Iter::Large(m.iter()),
+            Shape::Sorted(v) => Iter::Sorted(v.iter()),
+            Shape::Persistent(m) => Iter::Persistent(m.iter()),
         }
     }
 
@@ -110,9 +111,6 @@ impl<V: Clone> Attrs<V> {
 impl<K: Into<Arc<str>>, V: Clone> FromIterator<(K, V)> for Attrs<V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let mut entries: Vec<(Arc<str>, V)> = iter.into_iter().map(|(k, v)| (k.into(), v)).collect();
-        if entries.len() > SMALL {
-            return Attrs(Shape::Large(entries.into_iter().collect()));
-        }
         // Stable, so equal keys stay in order and the last of each run is the one inserted last.
         entries.sort_by(|(a, _), (b, _)| a.cmp(b));
         let mut out: Vec<(Arc<str>, V)> = Vec::with_capacity(entries.len());
@@ -122,7 +120,45 @@ impl<K: Into<Arc<str>>, V: Clone> FromIterator<(K, V)> for Attrs<V> {
                 _ => out.push(entry),
             }
         }
-        Attrs(Shape::Small(out))
+        Attrs(Shape::Sorted(out))
+    }
+}
+
+/// Builds attributes from entries that usually come in key order (a `for` over a map or object, keyed by its
+/// keys), refusing duplicates: in order they are appended, and only the first entry out of order falls back to
+/// inserting.
+pub struct SortedBuilder<V>(Attrs<V>);
+
+impl<V: Clone> SortedBuilder<V> {
+    pub fn new() -> Self {
+        SortedBuilder(Attrs::new())
+    }
+
+    /// Adds an entry, or gives it back if the key is already there.
+    pub fn insert_new(&mut self, key: Arc<str>, value: V) -> Result<(), (Arc<str>, V)> {
+        if let Shape::Sorted(v) = &mut (self.0).0
+            && v.last().is_none_or(|(last, _)| *last < key)
+        {
+            v.push((key, value));
+            return Ok(());
+        }
+        if self.0.contains_key(&key) {
+            return Err((key, value));
+        }
+        // Out of order: a long vector becomes a persistent map here (inserting into the middle of a vector over
+        // and over would be quadratic).
+        self.0.insert(key, value);
+        Ok(())
+    }
+
+    pub fn finish(self) -> Attrs<V> {
+        self.0
+    }
+}
+
+impl<V: Clone> Default for SortedBuilder<V> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -153,8 +189,8 @@ impl<V: Clone> std::ops::Index<&str> for Attrs<V> {
 
 /// Entries of [`Attrs`] in key order.
 pub enum Iter<'a, V> {
-    Small(std::slice::Iter<'a, (Arc<str>, V)>),
-    Large(imbl::ordmap::Iter<'a, Arc<str>, V, imbl::shared_ptr::DefaultSharedPtr>),
+    Sorted(std::slice::Iter<'a, (Arc<str>, V)>),
+    Persistent(imbl::ordmap::Iter<'a, Arc<str>, V, imbl::shared_ptr::DefaultSharedPtr>),
 }
 
 impl<'a, V> Iterator for Iter<'a, V> {
@@ -162,15 +198,15 @@ impl<'a, V> Iterator for Iter<'a, V> {
 
     fn next(&mut self) -> Option<Self::Item> {
         match self {
-            Iter::Small(i) => i.next().map(|(k, v)| (k, v)),
-            Iter::Large(i) => i.next(),
+            Iter::Sorted(i) => i.next().map(|(k, v)| (k, v)),
+            Iter::Persistent(i) => i.next(),
         }
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
-            Iter::Small(i) => i.size_hint(),
-            Iter::Large(i) => i.size_hint(),
+            Iter::Sorted(i) => i.size_hint(),
+            Iter::Persistent(i) => i.size_hint(),
         }
     }
 }
@@ -178,8 +214,8 @@ impl<'a, V> Iterator for Iter<'a, V> {
 impl<V> DoubleEndedIterator for Iter<'_, V> {
     fn next_back(&mut self) -> Option<Self::Item> {
         match self {
-            Iter::Small(i) => i.next_back().map(|(k, v)| (k, v)),
-            Iter::Large(i) => i.next_back(),
+            Iter::Sorted(i) => i.next_back().map(|(k, v)| (k, v)),
+            Iter::Persistent(i) => i.next_back(),
         }
     }
 }
@@ -218,7 +254,7 @@ mod tests {
             }
             assert!(attrs.get("absent").is_none());
         }
-        assert!(matches!(attrs.0, Shape::Large(_)), "past {SMALL} entries the map is persistent");
+        assert!(matches!(attrs.0, Shape::Persistent(_)), "past {SMALL} entries the map is persistent");
     }
 
     #[test]
@@ -234,6 +270,24 @@ mod tests {
             assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
             assert!(attrs.values().all(|v| v != "first"), "the later value wins");
             assert_eq!(attrs.iter().rev().count(), n);
+        }
+    }
+
+    /// Entries in order are appended; an entry out of order or a duplicate is handled like an insert, and the
+    /// result is the same map whichever order the keys came in.
+    #[test]
+    fn the_builder_refuses_duplicates_and_accepts_any_order() {
+        for keys in [(0..40).collect::<Vec<u32>>(), (0..40).rev().collect(), (0..40).map(|i| (i * 13) % 40).collect()] {
+            let mut builder = SortedBuilder::new();
+            for k in &keys {
+                assert!(builder.insert_new(key(&format!("k{k:02}")), k.to_string()).is_ok());
+            }
+            let again = builder.insert_new(key("k07"), "again".to_string());
+            assert_eq!(again.map_err(|(k, _)| k.to_string()), Err("k07".to_string()), "a duplicate is refused");
+            let attrs = builder.finish();
+            let got: Vec<String> = attrs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let want: Vec<String> = (0..40).map(|i| format!("k{i:02}={i}")).collect();
+            assert_eq!(got, want);
         }
     }
 }

@@ -92,10 +92,11 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
             let Some(attrs) = v.as_attrs() else {
                 return Err(fail(format!("{} required", c.friendly_name())));
             };
-            let mut out = Attrs::new();
-            for (k, item) in attrs.iter() {
-                out.insert(k.clone(), convert(item, ec).map_err(|e| at(format!("[{k:?}]"), e))?);
-            }
+            // Collected in key order: one sorted vector, however big (`attrs.rs`).
+            let mut out = attrs
+                .iter()
+                .map(|(k, item)| Ok((k.clone(), convert(item, ec).map_err(|e| at(format!("[{k:?}]"), e))?)))
+                .collect::<Result<Attrs, ConvError>>()?;
             let elem = if **ec == Constraint::Any {
                 let Some(t) = unify(out.values().map(Value::type_of)) else {
                     if let Some(open) = first_unknown(out.values()) {
@@ -104,11 +105,10 @@ pub fn convert(v: &Value, c: &Constraint) -> Result<Value, ConvError> {
                     return Err(fail(format!("cannot convert {} to map of any single type", v.friendly_type())));
                 };
                 let tc = Constraint::from_type(&t);
-                let mut unified = Attrs::new();
-                for (k, item) in out.iter() {
-                    unified.insert(k.clone(), convert(item, &tc)?);
-                }
-                out = unified;
+                out = out
+                    .iter()
+                    .map(|(k, item)| Ok((k.clone(), convert(item, &tc)?)))
+                    .collect::<Result<_, ConvError>>()?;
                 t
             } else {
                 constraint_type(ec)

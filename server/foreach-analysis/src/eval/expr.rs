@@ -6,12 +6,13 @@
 //! loops over values count steps. References, traversals and splats are in `traverse.rs`, templates in
 //! `template.rs`, operators in `ops.rs`, function calls in `functions/`.
 
+use super::attrs::SortedBuilder;
 use super::budget::{Budget, Exceeded};
 use super::constraint::Constraint;
 use super::convert::{convert, to_string};
 use super::resolve::Scope;
 use super::types::Type;
-use super::value::{Attrs, UnknownCause, UnknownReason, Value};
+use super::value::{UnknownCause, UnknownReason, Value};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use foreach_syntax::TextRange;
@@ -167,7 +168,8 @@ impl<'a> Evaluator<'a> {
                 Value::tuple(out)
             }
             ExprKind::Object(items) => {
-                let mut out = Attrs::new();
+                // Collected whole, so a big object is one sorted vector (`attrs.rs`); a later duplicate key wins.
+                let mut out = Vec::with_capacity(items.len());
                 let mut pending_unknown = None;
                 for item in items {
                     let key = match &item.key {
@@ -177,16 +179,14 @@ impl<'a> Evaluator<'a> {
                     let value = self.eval(&item.value);
                     match key {
                         Value::Unknown(r) => pending_unknown = Some(r),
-                        Value::String(k) => {
-                            out.insert(k, value);
-                        }
+                        Value::String(k) => out.push((k, value)),
                         _ => {}
                     }
                 }
                 // An unknown key makes the whole object's type unknown, as in HCL.
                 match pending_unknown {
                     Some(r) => Value::Unknown(r),
-                    None => Value::object(out),
+                    None => Value::object(out.into_iter().collect()),
                 }
             }
             ExprKind::Variable(_) | ExprKind::Traversal { .. } => self.eval_traversal(expr),
@@ -359,8 +359,7 @@ impl<'a> Evaluator<'a> {
             return self.limit(range, Exceeded::Collection(pairs.len()));
         }
         let mut tuple_out = Vec::new();
-        let mut object_out = Attrs::new();
-        let mut groups: Attrs = Attrs::new();
+        let mut object_out = SortedBuilder::new();
         let mut group_items: std::collections::BTreeMap<String, Vec<Value>> = std::collections::BTreeMap::new();
         let mut unknown: Option<Arc<UnknownReason>> = None;
         // Names are shared, not copied, on every iteration.
@@ -415,7 +414,7 @@ impl<'a> Evaluator<'a> {
                             Value::String(s) => {
                                 if f.grouping {
                                     group_items.entry(s.to_string()).or_default().push(val);
-                                } else if object_out.insert(s.clone(), val).is_some() {
+                                } else if object_out.insert_new(s.clone(), val).is_err() {
                                     let msg = format!(
                                         "duplicate object key `{s}` in `for` expression; add `...` after the value to group values by key"
                                     );
@@ -440,12 +439,9 @@ impl<'a> Evaluator<'a> {
         let result = if f.key_expr.is_none() {
             Value::tuple(tuple_out)
         } else if f.grouping {
-            for (k, items) in group_items {
-                groups.insert(k.into(), Value::tuple(items));
-            }
-            Value::object(groups)
+            Value::object(group_items.into_iter().map(|(k, items)| (k, Value::tuple(items))).collect())
         } else {
-            Value::object(object_out)
+            Value::object(object_out.finish())
         };
         if sensitive { result.mark_sensitive() } else { result }
     }
