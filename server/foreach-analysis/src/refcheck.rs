@@ -95,6 +95,10 @@ fn render(mode: ResourceMode, ty: &str, name: &str) -> String {
 pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: bool) -> Vec<Diagnostic> {
     let vars: Vec<&str> = module.variables.iter().map(|v| v.name.as_str()).collect();
     let locals: Vec<&str> = module.locals.iter().map(|l| l.name.as_str()).collect();
+    // Sets for membership (a generated module has thousands of names); the vectors keep declaration order, which
+    // decides between equally close suggestions.
+    let var_set: rustc_hash::FxHashSet<&str> = vars.iter().copied().collect();
+    let local_set: rustc_hash::FxHashSet<&str> = locals.iter().copied().collect();
     let declared = Declared::of(module);
     let mut out = Vec::new();
     for site in module_references(module) {
@@ -104,7 +108,8 @@ pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: 
                 let (names, kind) =
                     if r.root() == "var" { (&vars, "input variable") } else { (&locals, "local value") };
                 let Some(name) = r.attr(0) else { continue };
-                if names.contains(&name) {
+                let declared = if r.root() == "var" { &var_set } else { &local_set };
+                if declared.contains(name) {
                     continue;
                 }
                 let suggestion = closest(name, names.iter().copied()).map(|s| format!("{}.{s}", r.root()));
@@ -278,7 +283,9 @@ impl<'a> Declared<'a> {
     }
 }
 
-/// Every reference of `module` that OpenTofu evaluates, with its file and context.
+/// Every reference of `module` that OpenTofu evaluates, with its file and context, except the `var.` and
+/// `local.` references of locals: evaluating the local reports those (per instance, with its values), and
+/// leaving them out spares building thousands of references on every keystroke in a generated module.
 pub(crate) fn module_references(module: &Module) -> Vec<Site> {
     let mut out: Vec<Site> = Vec::new();
     let mut body = |b: &BodyRefs| {
@@ -313,7 +320,8 @@ pub(crate) fn module_references(module: &Module) -> Vec<Site> {
     }
     args.extend(module.locals.iter().map(|l| (&l.arg, Context::Local)));
     for (a, context) in args {
-        out.extend(references(&a.expr, &[]).into_iter().map(|r| Site { file: a.file, reference: r, context }));
+        let skipped: &[&str] = if context == Context::Local { &["var", "local"] } else { &[] };
+        out.extend(references(&a.expr, skipped).into_iter().map(|r| Site { file: a.file, reference: r, context }));
     }
     out
 }
