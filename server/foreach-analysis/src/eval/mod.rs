@@ -14,6 +14,7 @@ pub mod constraint;
 pub mod convert;
 mod deps;
 pub mod expr;
+mod name_index;
 pub mod number;
 mod quote;
 pub mod render;

@@ -13,13 +13,13 @@ use super::constraint::Constraint;
 use super::convert::convert;
 use super::expr::{EvalContext, Evaluator, eval_literal_expr};
 use super::functions::file::resolve_path;
+use super::name_index::NameIndex;
 pub use super::resolve::{EmptyScope, FileAccess, FileReader, Resolved, Scope};
 use super::type_expr::parse_variable_type;
 use super::value::{Hop, UnknownCause, Value};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use foreach_syntax::ast::Expr;
-use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -84,10 +84,10 @@ pub enum ValueSource {
 /// The static scope of one module. See the module docs.
 pub struct ModuleScope {
     inputs: ModuleStaticInputs,
-    // Fx: every `var.`/`local.` reference looks a name up here; SipHash was a visible part of evaluating the
-    // 6,000 references of a generated module.
-    var_index: FxHashMap<String, usize>,
-    local_index: FxHashMap<String, usize>,
+    // Positions in `inputs`, hashed with Fx (`name_index.rs`): every `var.`/`local.` reference looks a name up here,
+    // and a scope is built per instance after every change, so the names are neither copied nor hashed slowly.
+    var_index: NameIndex,
+    local_index: NameIndex,
     local_deps: Vec<Vec<usize>>,
     var_values: RefCell<Vec<Option<Value>>>,
     local_values: RefCell<Vec<Option<Value>>>,
@@ -112,20 +112,15 @@ pub struct ModuleValues {
 
 impl ModuleScope {
     pub fn new(inputs: ModuleStaticInputs) -> ModuleScope {
-        let mut var_index = FxHashMap::with_capacity_and_hasher(inputs.variables.len(), Default::default());
-        for (i, v) in inputs.variables.iter().enumerate() {
-            var_index.insert(v.name.clone(), i);
-        }
-        let mut local_index = FxHashMap::with_capacity_and_hasher(inputs.locals.len(), Default::default());
-        for (i, l) in inputs.locals.iter().enumerate() {
-            local_index.insert(l.name.clone(), i);
-        }
+        let var_index = NameIndex::new(inputs.variables.iter().map(|v| v.name.as_str()));
+        let local_index = NameIndex::new(inputs.locals.iter().map(|l| l.name.as_str()));
+        let local_at = |i: usize| inputs.locals[i].name.as_str();
         let local_deps: Vec<Vec<usize>> = inputs
             .locals
             .iter()
             .map(|l| {
                 let mut deps: Vec<usize> =
-                    super::deps::local_refs(&l.expr).iter().filter_map(|n| local_index.get(*n).copied()).collect();
+                    super::deps::local_refs(&l.expr).iter().filter_map(|n| local_index.get(n, local_at)).collect();
                 deps.sort_unstable();
                 deps.dedup();
                 deps
@@ -149,6 +144,14 @@ impl ModuleScope {
         scope
     }
 
+    fn var_index(&self, name: &str) -> Option<usize> {
+        self.var_index.get(name, |i| self.inputs.variables[i].name.as_str())
+    }
+
+    fn local_index(&self, name: &str) -> Option<usize> {
+        self.local_index.get(name, |i| self.inputs.locals[i].name.as_str())
+    }
+
     /// Evaluates an expression of this module (a provider `for_each`, a module argument...).
     pub fn eval(&self, file: FileId, expr: &Expr, ctx: &EvalContext) -> Value {
         let mut ev = Evaluator::new(self, file, ctx, self.inputs.budget);
@@ -159,20 +162,20 @@ impl ModuleScope {
 
     /// The value of `local.NAME` (unknown with a reason if it cannot be known), `None` if undeclared.
     pub fn local_value(&self, name: &str) -> Option<Value> {
-        let idx = *self.local_index.get(name)?;
+        let idx = self.local_index(name)?;
         Some(self.ensure_local(idx))
     }
 
     /// The value of `var.NAME` after type conversion, `None` if undeclared.
     pub fn variable_value(&self, name: &str) -> Option<Value> {
-        let idx = *self.var_index.get(name)?;
+        let idx = self.var_index(name)?;
         Some(self.ensure_variable(idx))
     }
 
     /// Where the value of `var.NAME` came from when it was supplied from outside the module; `None` when the
     /// variable is undeclared or nothing was supplied (the declared default applies).
     pub fn variable_source(&self, name: &str) -> Option<&ValueSource> {
-        let idx = *self.var_index.get(name)?;
+        let idx = self.var_index(name)?;
         self.inputs.variables[idx].supplied.as_ref().map(|s| &s.source)
     }
 
@@ -272,7 +275,7 @@ impl ModuleScope {
         let decl = &self.inputs.locals[node];
         let mut bound = {
             let depths = self.local_depth.borrow();
-            let local = |name: &str| self.local_index.get(name).map_or(1, |&i| depths[i]);
+            let local = |name: &str| self.local_index(name).map_or(1, |i| depths[i]);
             super::deps::value_depth_bound(&decl.expr, &local, self.max_var_depth.get(), 0)
         };
         let limit = self.inputs.budget.max_value_depth;
@@ -419,7 +422,7 @@ impl ModuleScope {
 
 impl Scope for ModuleScope {
     fn variable(&self, name: &str, referenced_at: FileRange) -> Option<Resolved> {
-        let idx = *self.var_index.get(name)?;
+        let idx = self.var_index(name)?;
         // Everything a module scope evaluates is what OpenTofu evaluates before planning (for_each of providers,
         // module sources, keys, backend settings), where these variables are refused.
         if let Some(why) = self.inputs.variables[idx].non_static {
@@ -444,7 +447,7 @@ impl Scope for ModuleScope {
     }
 
     fn local(&self, name: &str, referenced_at: FileRange) -> Option<Resolved> {
-        let idx = *self.local_index.get(name)?;
+        let idx = self.local_index(name)?;
         let v = self.ensure_local(idx);
         let known = *self.local_known.borrow_mut()[idx].get_or_insert_with(|| v.is_wholly_known());
         if known {
