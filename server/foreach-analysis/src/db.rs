@@ -46,6 +46,11 @@ impl RootDatabase {
     pub fn set_file_reader(&mut self, reader: Option<Arc<dyn FileReader>>) {
         self.file_reader = reader;
     }
+
+    /// The store of edited files' items, shared: readying a file for editing parses it without holding the host.
+    pub fn reparse_store(&self) -> Arc<ReparseStore> {
+        Arc::clone(&self.reparse)
+    }
 }
 
 #[salsa::db]

@@ -349,6 +349,16 @@ impl AnalysisHost {
         });
     }
 
+    /// Readies the file at `path`, which an editor opened, for its first keystrokes (`ReparseStore::prepare`):
+    /// returns the work (parsing the file and copying its tree), to run without holding the host; `None` for a
+    /// file the host does not have.
+    pub fn prepare_editing(&self, path: &str) -> Option<impl FnOnce() + Send + 'static> {
+        let file = self.files.get(path)?;
+        let (id, text, kind) = (file.id(&self.db), file.text(&self.db).clone(), file.kind(&self.db));
+        let store = self.db.reparse_store();
+        Some(move || store.prepare(id, &text, kind))
+    }
+
     pub fn file_path(&self, id: FileId) -> Option<String> {
         self.files.values().find(|f| f.id(&self.db) == id).map(|f| f.path(&self.db).clone())
     }

@@ -54,12 +54,46 @@ impl ReparseStore {
         if let Some(cache) = cache.or(previous) {
             let mut inner = self.lock();
             inner.caches.retain(|(f, _)| *f != file);
-            if inner.caches.len() >= CAPACITY {
-                inner.caches.pop_front();
-            }
-            inner.caches.push_back((file, cache));
+            Self::keep(&mut inner, file, cache);
         }
         parse
+    }
+
+    /// Readies `file` for editing (an editor opened it): marks it edited and makes sure it keeps the items of a
+    /// parse of `text` with a spare tree ([`ItemCache::ensure_spare`]), so that its first keystrokes edit a tree in
+    /// place as later ones do, instead of parsing the whole file or copying the edited item. A file whose items are
+    /// of another (newer) text is left as it is.
+    pub fn prepare(&self, file: FileId, text: &Arc<str>, kind: FileKind) {
+        if kind.is_json() {
+            return;
+        }
+        let existing = {
+            let mut inner = self.lock();
+            inner.edited.insert(file);
+            inner.caches.iter().find(|(f, _)| *f == file).map(|(_, c)| c.clone())
+        };
+        if let Some(cache) = existing {
+            // The clone shares its spare with the kept cache.
+            if **cache.text() == **text {
+                cache.ensure_spare();
+            }
+            return;
+        }
+        // Parsed without the lock, like `parse`; an edit parsed meanwhile keeps its newer items.
+        let (_, cache) = parse_reusing(text, kind, None);
+        let Some(cache) = cache else { return };
+        cache.ensure_spare();
+        let mut inner = self.lock();
+        if !inner.caches.iter().any(|(f, _)| *f == file) {
+            Self::keep(&mut inner, file, cache);
+        }
+    }
+
+    fn keep(inner: &mut Inner, file: FileId, cache: ItemCache) {
+        if inner.caches.len() >= CAPACITY {
+            inner.caches.pop_front();
+        }
+        inner.caches.push_back((file, cache));
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -97,5 +131,24 @@ mod tests {
         }
         assert_eq!(cached(&store).len(), CAPACITY);
         assert!(!cached(&store).contains(&FileId(1)), "the least recently parsed file is dropped");
+    }
+
+    #[test]
+    fn a_prepared_file_keeps_items_before_its_first_edit_and_parses_as_fresh() {
+        let store = ReparseStore::default();
+        let text: Arc<str> = Arc::from("locals {\n  a = { x = 1, y = 2 }\n}\n");
+        store.prepare(FileId(3), &text, FileKind::Tf);
+        assert_eq!(cached(&store), [FileId(3)], "the opened file keeps its items before any edit");
+        let edited: Arc<str> = Arc::from("locals {\n  a = { x = 12, y = 2 }\n}\n");
+        assert_eq!(*store.parse(FileId(3), &edited, FileKind::Tf), foreach_syntax::parse(&edited, FileKind::Tf));
+        store.prepare(FileId(3), &text, FileKind::Tf);
+        let again: Arc<str> = Arc::from("locals {\n  a = { x = 123, y = 2 }\n}\n");
+        assert_eq!(
+            *store.parse(FileId(3), &again, FileKind::Tf),
+            foreach_syntax::parse(&again, FileKind::Tf),
+            "preparing again keeps the newer items"
+        );
+        store.prepare(FileId(4), &Arc::from("{}"), FileKind::TfJson);
+        assert_eq!(cached(&store), [FileId(3)], "JSON files are parsed whole");
     }
 }

@@ -192,6 +192,33 @@ fn typing_at_every_offset_edits_the_spare_tree_in_place_like_a_fresh_parse() {
     assert!(in_place > parses / 3, "parses edited in place: {in_place} of {parses}");
 }
 
+/// With a spare made right after the first parse (an editor opened the file), the first keystroke inside an item
+/// already edits a tree in place, and so does each one after it; the parse it started from stays as it was.
+#[test]
+fn a_spare_made_up_front_edits_in_place_from_the_first_keystroke() {
+    let kind = FileKind::Tf;
+    let mut in_place_first = 0;
+    let mut offsets = 0;
+    for at in (0..=EVERY_NODE_KIND.len()).filter(|&i| EVERY_NODE_KIND.is_char_boundary(i)).step_by(5) {
+        let original: Arc<str> = Arc::from(EVERY_NODE_KIND);
+        let (first, cache) = parse_reusing(&original, kind, None);
+        cache.as_ref().expect("the fixture keeps items").ensure_spare();
+        let mut cache = cache;
+        offsets += 1;
+        for n in 1..=3 {
+            let new: Arc<str> =
+                Arc::from(format!("{}{}{}", &EVERY_NODE_KIND[..at], "z".repeat(n), &EVERY_NODE_KIND[at..]));
+            let (got, next) = parse_reusing(&new, kind, cache.as_ref());
+            assert!(*got == parse(&new, kind), "typing at {at} differs from a fresh parse:\n{new}");
+            in_place_first += (n == 1 && next.as_ref().is_some_and(|c| c.edited_in_place())) as usize;
+            cache = next.or(cache);
+        }
+        assert!(*first == parse(&original, kind), "the first parse was edited through the spare at {at}");
+    }
+    // Most offsets are inside a node that can be re-parsed alone.
+    assert!(in_place_first > offsets / 3, "first keystrokes edited in place: {in_place_first} of {offsets}");
+}
+
 #[test]
 fn reusing_parse_equals_a_fresh_parse_on_the_dev_corpus() {
     let corpus = repo().join("target/corpus/dev-corpus");

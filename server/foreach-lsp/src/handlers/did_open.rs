@@ -1,5 +1,7 @@
 //! `textDocument/didOpen`: the buffer's text overrides the disk from now on. A document in a directory that no
 //! indexing listed (outside every workspace folder) has its directory loaded, so that its module is complete.
+//! Then, in the background, the document is readied for editing (`AnalysisHost::prepare_editing`), so that its
+//! first keystrokes cost what later ones do.
 
 use std::sync::Arc;
 
@@ -12,6 +14,7 @@ pub async fn run(state: &Arc<State>, p: DidOpenTextDocumentParams) {
     let doc = p.text_document;
     state.docs.open(doc.uri.clone(), &doc.text, doc.version);
     let uri = doc.uri;
+    let path = uri_to_path(&uri);
     state
         .apply(move |state, host| {
             let open: Vec<String> = state.docs.uris().iter().filter_map(uri_to_path).collect();
@@ -19,4 +22,14 @@ pub async fn run(state: &Arc<State>, p: DidOpenTextDocumentParams) {
             state.newest_text(&uri, host)
         })
         .await;
+    let Some(path) = path else { return };
+    let state = Arc::clone(state);
+    // Not awaited: the parse (tens of milliseconds for a big generated file) runs without the host, and an edit that
+    // arrives meanwhile is parsed as before (the store keeps whichever items are newer).
+    drop(tokio::task::spawn_blocking(move || {
+        let work = state.lock_host().host.prepare_editing(&path);
+        if let Some(work) = work {
+            work();
+        }
+    }));
 }
