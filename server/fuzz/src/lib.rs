@@ -67,9 +67,15 @@ pub fn syntax(data: &[u8]) {
     };
     let (half, third) = (at(2), at(3));
     let added = |what: &str| format!("{}{what}{}", &src[..half], &src[half..]);
-    for before in [without(half), without(third), added("x"), added("abc_defg")] {
+    // Every other one with a spare made up front (a document an editor opened), so the edit is made in place.
+    for (i, before) in [without(half), without(third), added("x"), added("abc_defg")].into_iter().enumerate() {
         let before: std::sync::Arc<str> = std::sync::Arc::from(before);
         let (_, cache) = foreach_syntax::parse_reusing(&before, FileKind::Tf, None);
+        if i % 2 == 1
+            && let Some(cache) = &cache
+        {
+            cache.ensure_spare();
+        }
         let (reused, _) = foreach_syntax::parse_reusing(&std::sync::Arc::from(src), FileKind::Tf, cache.as_ref());
         assert!(*reused == fresh, "a reusing parse differs from a fresh one");
     }
