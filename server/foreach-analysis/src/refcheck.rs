@@ -104,7 +104,8 @@ pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: 
     for site in module_references(module) {
         let r = &site.reference;
         match r.root() {
-            "var" | "local" if site.context != Context::Local => {
+            // Locals' own `var.`/`local.` references are not collected (`module_references`).
+            "var" | "local" => {
                 let (names, kind) =
                     if r.root() == "var" { (&vars, "input variable") } else { (&locals, "local value") };
                 let Some(name) = r.attr(0) else { continue };
