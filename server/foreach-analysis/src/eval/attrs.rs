@@ -54,7 +54,7 @@ impl<V: Clone> Attrs<V> {
 
     pub fn get(&self, key: &str) -> Option<&V> {
         match &self.0 {
-            Shape::Sorted(v) => v.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| &v[i].1),
+            Shape::Sorted(v) => position(v, key).ok().map(|i| &v[i].1),
             Shape::Persistent(m) => m.get(key),
         }
     }
@@ -66,7 +66,7 @@ impl<V: Clone> Attrs<V> {
     /// Sets `key`, returning the value it replaces.
     pub fn insert(&mut self, key: Arc<str>, value: V) -> Option<V> {
         match &mut self.0 {
-            Shape::Sorted(v) => match v.binary_search_by(|(k, _)| (**k).cmp(&*key)) {
+            Shape::Sorted(v) => match position(v, &key) {
                 Ok(i) => Some(std::mem::replace(&mut v[i].1, value)),
                 Err(i) if v.len() < SMALL => {
                     v.insert(i, (key, value));
@@ -85,7 +85,7 @@ impl<V: Clone> Attrs<V> {
 
     pub fn remove(&mut self, key: &str) -> Option<V> {
         match &mut self.0 {
-            Shape::Sorted(v) => v.binary_search_by(|(k, _)| (**k).cmp(key)).ok().map(|i| v.remove(i).1),
+            Shape::Sorted(v) => position(v, key).ok().map(|i| v.remove(i).1),
             Shape::Persistent(m) => m.remove(key),
         }
     }
@@ -113,15 +113,22 @@ impl<K: Into<Arc<str>>, V: Clone> FromIterator<(K, V)> for Attrs<V> {
         let mut entries: Vec<(Arc<str>, V)> = iter.into_iter().map(|(k, v)| (k.into(), v)).collect();
         // Stable, so equal keys stay in order and the last of each run is the one inserted last.
         entries.sort_by(|(a, _), (b, _)| a.cmp(b));
-        let mut out: Vec<(Arc<str>, V)> = Vec::with_capacity(entries.len());
-        for entry in entries {
-            match out.last_mut() {
-                Some(last) if last.0 == entry.0 => *last = entry,
-                _ => out.push(entry),
+        // `dedup_by` keeps the first of a run and drops the later one: swapping them first keeps the later entry
+        // in the kept place, without building a second vector.
+        entries.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(later, kept);
             }
-        }
-        Attrs(Shape::Sorted(out))
+            same
+        });
+        Attrs(Shape::Sorted(entries))
     }
+}
+
+/// Where `key` is in a sorted vector of entries, or where it would go.
+fn position<V>(entries: &[(Arc<str>, V)], key: &str) -> Result<usize, usize> {
+    entries.binary_search_by(|(k, _)| (**k).cmp(key))
 }
 
 /// Builds attributes from entries that usually come in key order (a `for` over a map or object, keyed by its
