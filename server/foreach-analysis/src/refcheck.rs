@@ -13,6 +13,7 @@
 //! in `module_outputs.rs`, which needs the module tree. Each finding names the closest declared name and offers a
 //! quick fix to use it.
 
+use std::cell::OnceCell;
 use std::collections::HashSet;
 
 use crate::base::FileText;
@@ -24,6 +25,7 @@ use crate::model::refs::{Reference, references};
 use crate::suggest::closest;
 use crate::{FileId, FileRange};
 use foreach_syntax::{TextRange, TextSize};
+use rustc_hash::FxHashSet;
 
 /// Where a reference was found, which decides what is checked there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,10 +97,9 @@ fn render(mode: ResourceMode, ty: &str, name: &str) -> String {
 pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: bool) -> Vec<Diagnostic> {
     let vars: Vec<&str> = module.variables.iter().map(|v| v.name.as_str()).collect();
     let locals: Vec<&str> = module.locals.iter().map(|l| l.name.as_str()).collect();
-    // Sets for membership (a generated module has thousands of names); the vectors keep declaration order, which
-    // decides between equally close suggestions.
-    let var_set: rustc_hash::FxHashSet<&str> = vars.iter().copied().collect();
-    let local_set: rustc_hash::FxHashSet<&str> = locals.iter().copied().collect();
+    // Sets for membership (a generated module has thousands of names), built only if a reference needs one; the
+    // vectors keep declaration order, which decides between equally close suggestions.
+    let (var_set, local_set) = (OnceCell::new(), OnceCell::new());
     let declared = Declared::of(module);
     let mut out = Vec::new();
     for site in module_references(module) {
@@ -106,11 +107,13 @@ pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: 
         match r.root() {
             // Locals' own `var.`/`local.` references are not collected (`module_references`).
             "var" | "local" => {
-                let (names, kind) =
-                    if r.root() == "var" { (&vars, "input variable") } else { (&locals, "local value") };
+                let (names, set, kind) = if r.root() == "var" {
+                    (&vars, &var_set, "input variable")
+                } else {
+                    (&locals, &local_set, "local value")
+                };
                 let Some(name) = r.attr(0) else { continue };
-                let declared = if r.root() == "var" { &var_set } else { &local_set };
-                if declared.contains(name) {
+                if set.get_or_init(|| names.iter().copied().collect::<FxHashSet<&str>>()).contains(name) {
                     continue;
                 }
                 let suggestion = closest(name, names.iter().copied()).map(|s| format!("{}.{s}", r.root()));

@@ -282,7 +282,7 @@ fn parse_in_place(
     }
     let Spare { text: spare_text, parse: mut tree, items } = previous.spare.lock().ok()?.take()?;
     let parse = Arc::get_mut(&mut tree)?;
-    // A spare made with the last parse ([`ItemCache::with_spare`]) has no edit to replay.
+    // A spare made from the last parse ([`ItemCache::ensure_spare`]) has no edit to replay.
     let items = if Arc::ptr_eq(&spare_text, &previous.text) {
         items
     } else {
