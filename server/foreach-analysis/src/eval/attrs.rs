@@ -12,7 +12,7 @@
 //! insert at a time; in the 6,000-entry generated module of the dev corpus, building and reading those objects
 //! was a third of re-evaluating it after a keystroke.
 
-use std::sync::Arc;
+use smol_str::SmolStr;
 
 /// Past this many entries a single insert turns a sorted vector into a persistent map. `imbl`'s own node size:
 /// below it a B-tree is one leaf anyway, so the vector gives up no sharing the map would have had.
@@ -26,8 +26,8 @@ pub struct Attrs<V>(Shape<V>);
 #[derive(Debug, Clone)]
 enum Shape<V> {
     /// Sorted by key, no duplicates.
-    Sorted(Vec<(Arc<str>, V)>),
-    Persistent(imbl::OrdMap<Arc<str>, V>),
+    Sorted(Vec<(SmolStr, V)>),
+    Persistent(imbl::OrdMap<SmolStr, V>),
 }
 
 impl<V> Default for Attrs<V> {
@@ -64,7 +64,7 @@ impl<V: Clone> Attrs<V> {
     }
 
     /// Sets `key`, returning the value it replaces.
-    pub fn insert(&mut self, key: Arc<str>, value: V) -> Option<V> {
+    pub fn insert(&mut self, key: SmolStr, value: V) -> Option<V> {
         match &mut self.0 {
             Shape::Sorted(v) => match position(v, &key) {
                 Ok(i) => Some(std::mem::replace(&mut v[i].1, value)),
@@ -73,7 +73,7 @@ impl<V: Clone> Attrs<V> {
                     None
                 }
                 Err(_) => {
-                    let mut m: imbl::OrdMap<Arc<str>, V> = std::mem::take(v).into_iter().collect();
+                    let mut m: imbl::OrdMap<SmolStr, V> = std::mem::take(v).into_iter().collect();
                     m.insert(key, value);
                     self.0 = Shape::Persistent(m);
                     None
@@ -98,7 +98,7 @@ impl<V: Clone> Attrs<V> {
         }
     }
 
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Arc<str>> + '_ {
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &SmolStr> + '_ {
         self.iter().map(|(k, _)| k)
     }
 
@@ -108,9 +108,9 @@ impl<V: Clone> Attrs<V> {
 }
 
 /// Later entries win over earlier ones with the same key, as inserting them one by one would.
-impl<K: Into<Arc<str>>, V: Clone> FromIterator<(K, V)> for Attrs<V> {
+impl<K: Into<SmolStr>, V: Clone> FromIterator<(K, V)> for Attrs<V> {
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        let mut entries: Vec<(Arc<str>, V)> = iter.into_iter().map(|(k, v)| (k.into(), v)).collect();
+        let mut entries: Vec<(SmolStr, V)> = iter.into_iter().map(|(k, v)| (k.into(), v)).collect();
         // Stable, so equal keys stay in order and the last of each run is the one inserted last.
         entries.sort_by(|(a, _), (b, _)| a.cmp(b));
         // `dedup_by` keeps the first of a run and drops the later one: swapping them first keeps the later entry
@@ -127,7 +127,7 @@ impl<K: Into<Arc<str>>, V: Clone> FromIterator<(K, V)> for Attrs<V> {
 }
 
 /// Where `key` is in a sorted vector of entries, or where it would go.
-fn position<V>(entries: &[(Arc<str>, V)], key: &str) -> Result<usize, usize> {
+fn position<V>(entries: &[(SmolStr, V)], key: &str) -> Result<usize, usize> {
     entries.binary_search_by(|(k, _)| (**k).cmp(key))
 }
 
@@ -142,7 +142,7 @@ impl<V: Clone> SortedBuilder<V> {
     }
 
     /// Adds an entry, or gives it back if the key is already there.
-    pub fn insert_new(&mut self, key: Arc<str>, value: V) -> Result<(), (Arc<str>, V)> {
+    pub fn insert_new(&mut self, key: SmolStr, value: V) -> Result<(), (SmolStr, V)> {
         if let Shape::Sorted(v) = &mut (self.0).0
             && v.last().is_none_or(|(last, _)| *last < key)
         {
@@ -169,8 +169,8 @@ impl<V: Clone> Default for SortedBuilder<V> {
     }
 }
 
-impl<V: Clone> Extend<(Arc<str>, V)> for Attrs<V> {
-    fn extend<I: IntoIterator<Item = (Arc<str>, V)>>(&mut self, iter: I) {
+impl<V: Clone> Extend<(SmolStr, V)> for Attrs<V> {
+    fn extend<I: IntoIterator<Item = (SmolStr, V)>>(&mut self, iter: I) {
         for (k, v) in iter {
             self.insert(k, v);
         }
@@ -178,7 +178,7 @@ impl<V: Clone> Extend<(Arc<str>, V)> for Attrs<V> {
 }
 
 impl<'a, V: Clone> IntoIterator for &'a Attrs<V> {
-    type Item = (&'a Arc<str>, &'a V);
+    type Item = (&'a SmolStr, &'a V);
     type IntoIter = Iter<'a, V>;
 
     fn into_iter(self) -> Iter<'a, V> {
@@ -196,12 +196,12 @@ impl<V: Clone> std::ops::Index<&str> for Attrs<V> {
 
 /// Entries of [`Attrs`] in key order.
 pub enum Iter<'a, V> {
-    Sorted(std::slice::Iter<'a, (Arc<str>, V)>),
-    Persistent(imbl::ordmap::Iter<'a, Arc<str>, V, imbl::shared_ptr::DefaultSharedPtr>),
+    Sorted(std::slice::Iter<'a, (SmolStr, V)>),
+    Persistent(imbl::ordmap::Iter<'a, SmolStr, V, imbl::shared_ptr::DefaultSharedPtr>),
 }
 
 impl<'a, V> Iterator for Iter<'a, V> {
-    type Item = (&'a Arc<str>, &'a V);
+    type Item = (&'a SmolStr, &'a V);
 
     fn next(&mut self) -> Option<Self::Item> {
         match self {
@@ -231,8 +231,8 @@ impl<V> DoubleEndedIterator for Iter<'_, V> {
 mod tests {
     use super::*;
 
-    fn key(s: &str) -> Arc<str> {
-        Arc::from(s)
+    fn key(s: &str) -> SmolStr {
+        SmolStr::from(s)
     }
 
     /// The same operations on both shapes and on a plain ordered map give the same entries in the same order,
@@ -273,7 +273,7 @@ mod tests {
             });
             let attrs: Attrs<String> = entries.collect();
             assert_eq!(attrs.len(), n);
-            let keys: Vec<&Arc<str>> = attrs.keys().collect();
+            let keys: Vec<&SmolStr> = attrs.keys().collect();
             assert!(keys.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
             assert!(attrs.values().all(|v| v != "first"), "the later value wins");
             assert_eq!(attrs.iter().rev().count(), n);

@@ -215,7 +215,7 @@ pub fn constraint_type(c: &Constraint) -> Type {
 }
 
 /// A primitive as a string, as cty converts it (`1.5`, `true`).
-pub fn to_string(v: &Value) -> Result<std::sync::Arc<str>, ConvError> {
+pub fn to_string(v: &Value) -> Result<smol_str::SmolStr, ConvError> {
     match v.unmarked() {
         Value::String(s) => Ok(s.clone()),
         Value::Number(n) => Ok(n.to_text().into()),

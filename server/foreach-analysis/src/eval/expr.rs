@@ -17,6 +17,7 @@ use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Expr, ExprKind, ForExpr, ObjectKey};
+use smol_str::SmolStr;
 use std::sync::Arc;
 
 pub mod functions;
@@ -41,7 +42,7 @@ pub struct Evaluator<'a> {
     pub(crate) ctx: &'a EvalContext,
     pub(crate) budget: Budget,
     /// `for` and template-`for` variables, innermost last.
-    pub(crate) bindings: Vec<(Arc<str>, Value)>,
+    pub(crate) bindings: Vec<(SmolStr, Value)>,
     pub diagnostics: Vec<Diagnostic>,
     depth: usize,
     pub(crate) steps: u64,
@@ -173,7 +174,7 @@ impl<'a> Evaluator<'a> {
                 let mut pending_unknown = None;
                 for item in items {
                     let key = match &item.key {
-                        ObjectKey::Ident(i) => Value::string(i.name.as_str()),
+                        ObjectKey::Ident(i) => Value::String(i.name.clone()),
                         ObjectKey::Expr(e) => self.object_key(e),
                     };
                     let value = self.eval(&item.value);
@@ -226,7 +227,7 @@ impl<'a> Evaluator<'a> {
         if let ExprKind::Variable(id) = &e.kind
             && self.binding(&id.name).is_none()
         {
-            return Value::string(id.name.as_str());
+            return Value::String(id.name.clone());
         }
         let k = self.eval(e);
         self.key_string(k, e.range)
@@ -363,8 +364,8 @@ impl<'a> Evaluator<'a> {
         let mut group_items: std::collections::BTreeMap<String, Vec<Value>> = std::collections::BTreeMap::new();
         let mut unknown: Option<Arc<UnknownReason>> = None;
         // Names are shared, not copied, on every iteration.
-        let key_name: Option<Arc<str>> = f.key_var.as_ref().map(|k| Arc::from(k.name.as_str()));
-        let value_name: Arc<str> = Arc::from(f.value_var.name.as_str());
+        let key_name: Option<SmolStr> = f.key_var.as_ref().map(|k| k.name.clone());
+        let value_name: SmolStr = f.value_var.name.clone();
         for (k, v) in pairs {
             if !self.tick(1) {
                 return self.limit(range, Exceeded::Steps);

@@ -18,8 +18,13 @@ enum Piece {
 impl Evaluator<'_> {
     pub(crate) fn eval_template(&mut self, t: &Template, range: TextRange) -> Value {
         // A template that is exactly one interpolation returns the value itself, unconverted (HCL's rule).
-        if let [TemplatePart::Interpolation(e)] = t.parts.as_slice() {
-            return self.eval(e);
+        match t.parts.as_slice() {
+            [TemplatePart::Interpolation(e)] => return self.eval(e),
+            // The common `"text"`: the literal is shared, not copied (short ones live inside the value).
+            [TemplatePart::Literal { value, .. }] => {
+                return Value::String(value.clone());
+            }
+            _ => {}
         }
         let mut out = String::new();
         let mut sensitive = false;
@@ -112,8 +117,8 @@ impl Evaluator<'_> {
                             return unknown_of(v);
                         }
                     };
-                    let key_name: Option<std::sync::Arc<str>> = key_var.as_ref().map(|k| k.name.as_str().into());
-                    let value_name: std::sync::Arc<str> = value_var.name.as_str().into();
+                    let key_name = key_var.as_ref().map(|k| k.name.clone());
+                    let value_name = value_var.name.clone();
                     for (k, v) in pairs {
                         if !self.tick(1) {
                             return unknown_of(self.limit(range, Exceeded::Steps));

@@ -10,6 +10,7 @@ use super::number::Number;
 use super::quote::go_quote;
 use super::types::Type;
 use crate::base::FileRange;
+use smol_str::SmolStr;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -46,7 +47,7 @@ pub enum Value {
     Unknown(Arc<UnknownReason>),
     Bool(bool),
     Number(Arc<Number>),
-    String(Arc<str>),
+    String(SmolStr),
     /// `list(elem)`.
     List(Type, Arc<Vec<Value>>),
     /// `set(elem)`: sorted with [`set_order`], no duplicates.
@@ -268,7 +269,7 @@ impl UnknownReason {
 }
 
 impl Value {
-    pub fn string(s: impl Into<Arc<str>>) -> Value {
+    pub fn string(s: impl Into<SmolStr>) -> Value {
         Value::String(s.into())
     }
 
@@ -637,9 +638,10 @@ mod tests {
     fn mapping_unknowns_rebuilds_only_the_entries_that_hold_them() {
         let location = FileRange::new(crate::base::FileId(0), text_size::TextRange::default());
         let unknown = Value::unknown(UnknownCause::Invalid { location });
-        let mut attrs: Attrs =
-            (0..1000).map(|i| (Arc::from(format!("k{i}")), Value::string(format!("v{i}")))).collect();
-        attrs.insert(Arc::from("k500"), Value::tuple(vec![Value::string("x"), unknown]));
+        let mut attrs: Attrs = (0..1000)
+            .map(|i| (format!("k{i}"), Value::string(format!("a string too long to live inline {i}"))))
+            .collect();
+        attrs.insert("k500".into(), Value::tuple(vec![Value::string("x"), unknown]));
         let object = Value::object(attrs);
         let hop = Hop { name: "local.big".into(), declaration: location, referenced_at: location };
         let mapped = object.map_unknowns(&|r| r.with_hop(hop.clone()));
@@ -648,7 +650,8 @@ mod tests {
         let hops = |v: &Value| v.first_unknown().map(|r| r.hops.len());
         assert_eq!((hops(&object), hops(&mapped)), (Some(0), Some(1)), "the hop is added");
         let same = |k: &str| match (&before[k], &after[k]) {
-            (Value::String(a), Value::String(b)) => Arc::ptr_eq(a, b),
+            // Long enough to be shared, not inline: the same text at the same address is the same string.
+            (Value::String(a), Value::String(b)) => std::ptr::eq(a.as_str(), b.as_str()),
             (Value::Tuple(a), Value::Tuple(b)) => Arc::ptr_eq(a, b),
             _ => false,
         };

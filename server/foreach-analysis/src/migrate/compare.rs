@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use foreach_syntax::Parse;
+use foreach_syntax::ast::SmolStr;
 use foreach_syntax::ast::{Block, Body};
 
 use crate::db::{Db, SourceFile, Workspace, module, parse};
@@ -142,12 +143,14 @@ pub fn block_values(db: &dyn Db, ws: Workspace, dir: &str) -> (BTreeMap<String, 
 }
 
 /// The instances of a block: one without a key, or one per element of its `for_each` with `each` bound.
-fn instances(scope: &ModuleScope, file: crate::FileId, body: &Body) -> Vec<(Option<Arc<str>>, EvalContext)> {
+fn instances(scope: &ModuleScope, file: crate::FileId, body: &Body) -> Vec<(Option<SmolStr>, EvalContext)> {
     let Some(fe) = body.attribute("for_each") else { return vec![(None, EvalContext::default())] };
     let each = scope.eval(file, &fe.value, &EvalContext::default());
-    let entries: Vec<(Arc<str>, Value)> = match each.unmarked() {
+    let entries: Vec<(SmolStr, Value)> = match each.unmarked() {
         Value::Map(_, m) | Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        Value::Set(_, items) => items.iter().filter_map(|v| v.as_str().map(|s| (Arc::from(s), v.clone()))).collect(),
+        Value::Set(_, items) => {
+            items.iter().filter_map(|v| v.as_str().map(|s| (SmolStr::from(s), v.clone()))).collect()
+        }
         _ => Vec::new(),
     };
     entries
@@ -164,7 +167,7 @@ fn body_value(scope: &ModuleScope, file: crate::FileId, body: &Body, ctx: &EvalC
         }
         let v = scope.eval(file, &a.value, ctx);
         if !matches!(v.unmarked(), Value::Null(_)) {
-            attrs.insert(Arc::from(a.key.name.as_str()), v);
+            attrs.insert(a.key.name.clone(), v);
         }
     }
     let mut blocks: Vec<(String, Vec<Value>)> = Vec::new();
@@ -184,7 +187,7 @@ fn body_value(scope: &ModuleScope, file: crate::FileId, body: &Body, ctx: &EvalC
     }
     for (ident, values) in blocks {
         let v = if values.len() == 1 { values[0].clone() } else { Value::Tuple(Arc::new(values)) };
-        attrs.insert(Arc::from(ident.as_str()), v);
+        attrs.insert(SmolStr::from(ident.as_str()), v);
     }
     Value::object(attrs)
 }
@@ -215,7 +218,7 @@ fn dynamic_values(scope: &ModuleScope, file: crate::FileId, label: &str, body: &
                     None => scope.eval(file, &a.value, ctx),
                 };
                 if !matches!(v.unmarked(), Value::Null(_)) {
-                    attrs.insert(Arc::from(a.key.name.as_str()), v);
+                    attrs.insert(a.key.name.clone(), v);
                 }
             }
             Value::object(attrs)
