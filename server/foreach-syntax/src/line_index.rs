@@ -85,7 +85,7 @@ impl LineIndex {
 
         if text.is_ascii() {
             // The common case: a byte scan for newlines only.
-            for (i, _) in bytes.iter().enumerate().filter(|(_, b)| **b == b'\n') {
+            for i in memchr::memchr_iter(b'\n', bytes) {
                 finish_line(line_starts.len() - 1, line_start, i, &mut line_wide);
                 line_start = i + 1;
                 line_starts.push(to_size(line_start));
