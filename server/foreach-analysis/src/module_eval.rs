@@ -51,7 +51,6 @@ pub type CallArguments = BTreeMap<String, Arc<Vec<CallArgument>>>;
 pub struct TreeValues {
     /// By tree node index.
     pub instances: Vec<Arc<InstanceValues>>,
-    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Every instance's values, by tree node. Only gathers [`instance_values`], which does the work per instance: an
@@ -63,9 +62,7 @@ pub fn tree_values(db: &dyn Db, ws: Workspace) -> Arc<TreeValues> {
     let tree = module_tree(db, ws);
     let mut out = TreeValues::default();
     for index in 0..tree.nodes.len() {
-        let values = instance_values(db, ws, NodeId(index as u32));
-        out.diagnostics.extend(values.diagnostics.iter().cloned());
-        out.instances.push(values);
+        out.instances.push(instance_values(db, ws, NodeId(index as u32)));
     }
     Arc::new(out)
 }
