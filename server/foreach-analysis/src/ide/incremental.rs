@@ -189,3 +189,28 @@ fn moving_module_blocks_keeps_the_tree_and_moves_its_findings() {
     assert_eq!(count(&log.lock().unwrap(), "module_tree"), 1);
     assert_eq!(host.unloaded_dirs(), ["/ws/other"]);
 }
+
+/// In a workspace of many roots, the diagnostics are gathered in chunks: an edit of one module re-runs only the
+/// chunks whose diagnostics it changes, not one gathering over every directory and instance.
+#[test]
+fn an_edit_among_many_roots_regathers_only_its_chunks() {
+    let (mut host, log) = host_with_log();
+    let files: Vec<(String, Result<Arc<str>, String>)> =
+        (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(Arc::from(module_text("one"))))).collect();
+    host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
+    host.analysis().diagnostics().unwrap();
+    let edited = module_text("one").replace("tags   = { name = local.name }", "tags   = { name = local.nam }");
+    edit(&mut host, "/ws/r100/main.tf", &(module_text("one") + "\n"));
+    log.lock().unwrap().clear();
+
+    host.apply_change(Change { files: vec![("/ws/r100/main.tf".into(), Ok(Arc::from(edited)))], ..Change::default() });
+    let after = host.analysis().diagnostics().unwrap();
+    assert!(after.iter().any(|d| d.message.contains("local.nam")), "the edit's finding is reported: {after:#?}");
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(count(&seen, "module_diagnostics"), 1, "{seen:#?}");
+    assert_eq!(count(&seen, "instance_values"), 1, "{seen:#?}");
+    // Four chunks each of directories, roots and instances. Only the edited directory's chunk runs again: the
+    // instance is evaluated again but reports the same (a resource body is not evaluated), so its chunk is
+    // confirmed without running, like the other ten.
+    assert_eq!(count(&seen, "chunk_diagnostics"), 1, "{seen:#?}");
+}
