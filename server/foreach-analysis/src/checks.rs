@@ -8,6 +8,7 @@ use std::sync::Arc;
 use foreach_syntax::TextRange;
 
 use crate::base::{FileId, FileRange};
+use crate::chunks;
 use crate::db::{Db, ModuleDir, Workspace, file_index, file_summary, module, parse};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::fixes::line_endings;
@@ -33,8 +34,8 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
             Part::Roots => tree.roots.len(),
             Part::Instances => tree.nodes.len(),
         };
-        for chunk in 0..count.div_ceil(CHUNK) {
-            out.extend(chunk_diagnostics(db, ws, part, chunk as u32).iter().cloned());
+        for chunk in chunks::chunks(count) {
+            out.extend(chunk_diagnostics(db, ws, part, chunk).iter().cloned());
         }
     }
     out.extend(crate::tree_locations::tree_diagnostics(db, ws).iter().cloned());
@@ -72,12 +73,6 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     Arc::new(out)
 }
 
-/// Directories, roots and module instances are gathered in chunks of this many, each chunk a query of its own.
-/// After a keystroke salsa re-runs the chunk that holds the edited module and confirms each other chunk in one step
-/// (nothing it read has changed durability), where gathering them one by one visited thousands of memos per
-/// keystroke in a repository of many root modules (15% of an edit on the dev corpus).
-const CHUNK: usize = 64;
-
 /// What a chunk gathers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Part {
@@ -89,10 +84,11 @@ enum Part {
     Instances,
 }
 
-/// The diagnostics of one chunk of [`Part`]: its `CHUNK` entries from `chunk * CHUNK` on.
+/// The diagnostics of one chunk of a [`Part`] (`chunks.rs`: a keystroke re-runs the chunk that holds the edited
+/// module, not a gathering over every directory and instance).
 #[salsa::tracked(returns(clone))]
 fn chunk_diagnostics(db: &dyn Db, ws: Workspace, part: Part, chunk: u32) -> Arc<Vec<Diagnostic>> {
-    let range = |len: usize| (chunk as usize * CHUNK).min(len)..((chunk as usize + 1) * CHUNK).min(len);
+    let range = |len: usize| chunks::items(chunk, len);
     let mut out = Vec::new();
     match part {
         Part::Dirs => {

@@ -5,6 +5,7 @@
 
 pub mod base;
 pub mod checks;
+mod chunks;
 pub mod db;
 pub mod diagnostics;
 pub mod eval;

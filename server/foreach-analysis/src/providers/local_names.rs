@@ -12,12 +12,13 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use crate::db::{Db, ModuleDir, module};
+use crate::chunks;
+use crate::db::{Db, ModuleDir, Workspace, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::module::Module;
 use crate::providers::config::{RefOwner, RefSiteInfo, dir_references, implied_provider};
 use crate::suggest::closest;
-use crate::tree::ModuleTree;
+use crate::tree::{ModuleTree, module_tree};
 
 /// [`declared_local_names`] of one directory's module, memoised (the tree-wide checks read it for every node).
 #[salsa::tracked(returns(clone))]
@@ -62,7 +63,7 @@ pub(crate) fn normalise_source(source: &str) -> String {
 }
 
 /// `undeclared-provider` for every module directory of the tree, once per directory.
-pub fn undeclared_providers(db: &dyn Db, tree: &ModuleTree) -> Vec<Diagnostic> {
+pub fn undeclared_providers(db: &dyn Db, ws: Workspace, tree: &ModuleTree) -> Vec<Diagnostic> {
     // The names declared along every path from a root down to each directory (a directory called from two places
     // sees both callers' names: any one declaring it is enough to stay quiet).
     // Built parents first (the tree lists a parent before its children), each node's set from its parent's and its
@@ -70,9 +71,9 @@ pub fn undeclared_providers(db: &dyn Db, tree: &ModuleTree) -> Vec<Diagnostic> {
     // nodes x root resources.
     let mut along: Vec<Arc<BTreeSet<String>>> = Vec::with_capacity(tree.nodes.len());
     let mut seen: HashMap<ModuleDir, BTreeSet<String>> = HashMap::new();
-    let mut order: Vec<ModuleDir> = Vec::new();
-    for node in &tree.nodes {
-        let dir_names = dir_local_names(db, node.dir);
+    let mut order: Vec<(ModuleDir, Arc<Vec<RefSiteInfo>>)> = Vec::new();
+    let per_node = chunks::chunks(tree.nodes.len()).flat_map(|c| chunk_names_and_references(db, ws, c).to_vec());
+    for (node, (dir_names, references)) in tree.nodes.iter().zip(per_node) {
         debug_assert!(
             node.parent.is_none_or(|p| (p.0 as usize) < along.len()),
             "a parent is listed before its children"
@@ -85,17 +86,30 @@ pub fn undeclared_providers(db: &dyn Db, tree: &ModuleTree) -> Vec<Diagnostic> {
         match seen.get_mut(&node.dir) {
             Some(all) => all.extend(names.iter().cloned()),
             None => {
-                order.push(node.dir);
+                order.push((node.dir, references));
                 seen.insert(node.dir, (*names).clone());
             }
         }
         along.push(names);
     }
     let mut out = Vec::new();
-    for dir in order {
-        out.extend(undeclared_in(&dir_references(db, dir), &seen[&dir]));
+    for (dir, references) in order {
+        out.extend(undeclared_in(&references, &seen[&dir]));
     }
     out
+}
+
+/// A directory's declared provider names and its provider references.
+type NamesAndReferences = (Arc<BTreeSet<String>>, Arc<Vec<RefSiteInfo>>);
+
+/// Each node's directory's declared names and provider references, for one chunk of nodes (`chunks.rs`): the
+/// tree-wide check reads a few dozen of these instead of two memos per node, so that salsa confirms it after a
+/// keystroke without visiting every directory.
+#[salsa::tracked(returns(clone))]
+fn chunk_names_and_references(db: &dyn Db, ws: Workspace, chunk: u32) -> Arc<Vec<NamesAndReferences>> {
+    let tree = module_tree(db, ws);
+    let nodes = &tree.nodes[chunks::items(chunk, tree.nodes.len())];
+    Arc::new(nodes.iter().map(|n| (dir_local_names(db, n.dir), dir_references(db, n.dir))).collect())
 }
 
 fn undeclared_in(refs: &[RefSiteInfo], declared: &BTreeSet<String>) -> Vec<Diagnostic> {

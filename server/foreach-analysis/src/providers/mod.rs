@@ -24,6 +24,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::base::FileRange;
+use crate::chunks;
 use crate::db::{Db, Workspace, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::ModuleCall;
@@ -59,8 +60,8 @@ pub fn tree_provider_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> 
     let tree = module_tree(db, ws);
     let mut out = Vec::new();
     let mut reported: HashSet<(FileRange, FileRange)> = HashSet::new();
-    for index in 0..tree.nodes.len() {
-        for d in node_provider_checks(db, ws, NodeId(index as u32)).iter() {
+    for chunk in chunks::chunks(tree.nodes.len()) {
+        for d in chunk_provider_checks(db, ws, chunk).iter() {
             if d.code == Code::ProviderInExpandedModule
                 && let Some(r) = d.related.first()
                 && !reported.insert((d.location, r.location))
@@ -74,11 +75,19 @@ pub fn tree_provider_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> 
     Arc::new(out)
 }
 
+/// The tree checks of one chunk of nodes, in node order (`chunks.rs`: a keystroke re-runs one chunk, not a
+/// gathering over every instance).
+#[salsa::tracked(returns(clone))]
+fn chunk_provider_checks(db: &dyn Db, ws: Workspace, chunk: u32) -> Arc<Vec<Diagnostic>> {
+    let nodes = chunks::items(chunk, module_tree(db, ws).nodes.len());
+    Arc::new(nodes.flat_map(|index| node_provider_checks(db, ws, NodeId(index as u32)).to_vec()).collect())
+}
+
 /// Provider names nothing declares, counting the callers' declarations (`local_names.rs`): it reads only each
 /// directory's declared names, so an edit that declares no new name stops before it.
 #[salsa::tracked(returns(clone))]
 fn tree_undeclared_providers(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
-    Arc::new(local_names::undeclared_providers(db, &module_tree(db, ws)))
+    Arc::new(local_names::undeclared_providers(db, ws, &module_tree(db, ws)))
 }
 
 /// The tree checks of one node: configured providers in its module when a call above it repeats, the
