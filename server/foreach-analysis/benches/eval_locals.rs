@@ -47,7 +47,7 @@ fn inputs(text: &str) -> ModuleStaticInputs {
     for block in parse.body.blocks() {
         if block.ident.name == "variable" {
             variables.push(VariableDecl {
-                name: block.label(0).unwrap_or_default().to_string(),
+                name: block.label(0).unwrap_or_default().into(),
                 decl: FileRange::new(file, block.range),
                 type_expr: block.body.attribute("type").map(|a| (file, a.value.clone())),
                 default: block.body.attribute("default").map(|a| (file, a.value.clone())),
@@ -59,7 +59,7 @@ fn inputs(text: &str) -> ModuleStaticInputs {
         } else if block.ident.name == "locals" {
             for a in block.body.attributes() {
                 locals.push(LocalDecl {
-                    name: a.key.name.to_string(),
+                    name: a.key.name.clone(),
                     file,
                     range: FileRange::new(file, a.range),
                     expr: a.value.clone(),

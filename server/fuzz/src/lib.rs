@@ -156,7 +156,7 @@ fn module_scope() -> ModuleScope {
     for block in parse.body.blocks() {
         match block.ident.name.as_str() {
             "variable" => variables.push(VariableDecl {
-                name: block.label(0).unwrap_or_default().to_string(),
+                name: block.label(0).unwrap_or_default().into(),
                 decl: FileRange::new(MODULE_FILE, block.labels[0].range),
                 type_expr: block.body.attribute("type").map(|a| (MODULE_FILE, a.value.clone())),
                 default: block.body.attribute("default").map(|a| (MODULE_FILE, a.value.clone())),
@@ -168,7 +168,7 @@ fn module_scope() -> ModuleScope {
             _ => {
                 for a in block.body.attributes() {
                     locals.push(LocalDecl {
-                        name: a.key.name.to_string(),
+                        name: a.key.name.clone(),
                         file: MODULE_FILE,
                         range: FileRange::new(MODULE_FILE, a.range),
                         expr: a.value.clone(),

@@ -20,6 +20,7 @@ use super::value::{Hop, UnknownCause, Value};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use foreach_syntax::ast::Expr;
+use smol_str::SmolStr;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ pub struct ModuleStaticInputs {
 }
 
 pub struct VariableDecl {
-    pub name: String,
+    pub name: SmolStr,
     /// The declaration to point at (the `variable "name"` label or block).
     pub decl: FileRange,
     pub type_expr: Option<(FileId, Arc<Expr>)>,
@@ -55,7 +56,7 @@ pub struct VariableDecl {
 }
 
 pub struct LocalDecl {
-    pub name: String,
+    pub name: SmolStr,
     pub file: FileId,
     /// The whole `name = expr` attribute.
     pub range: FileRange,
@@ -182,10 +183,11 @@ impl ModuleScope {
     /// Evaluates every variable and local (what `foreach-ls check` needs to report all errors).
     pub fn evaluate_all(&self) -> ModuleValues {
         let variables = (0..self.inputs.variables.len())
-            .map(|i| (self.inputs.variables[i].name.clone(), self.ensure_variable(i)))
+            .map(|i| (self.inputs.variables[i].name.to_string(), self.ensure_variable(i)))
             .collect();
-        let locals =
-            (0..self.inputs.locals.len()).map(|i| (self.inputs.locals[i].name.clone(), self.ensure_local(i))).collect();
+        let locals = (0..self.inputs.locals.len())
+            .map(|i| (self.inputs.locals[i].name.to_string(), self.ensure_local(i)))
+            .collect();
         ModuleValues { variables, locals }
     }
 
@@ -382,7 +384,7 @@ impl ModuleScope {
             None => match from_default() {
                 Some(v) => v,
                 None => Value::unknown(UnknownCause::VariableWithoutValue {
-                    name: decl.name.clone(),
+                    name: decl.name.to_string(),
                     module: self.inputs.module_label.clone(),
                     declaration: decl.decl,
                 }),
@@ -428,7 +430,7 @@ impl Scope for ModuleScope {
         if let Some(why) = self.inputs.variables[idx].non_static {
             let decl = &self.inputs.variables[idx];
             let cause = UnknownCause::NonStaticVariable {
-                name: decl.name.clone(),
+                name: decl.name.to_string(),
                 module: self.inputs.module_label.clone(),
                 why,
                 declaration: decl.decl,

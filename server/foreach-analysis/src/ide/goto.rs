@@ -81,11 +81,11 @@ fn symbol_targets(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Vec<N
         focus_range: site.name_range,
     };
     Some(match &symbol {
-        Symbol::Variable(_, n) => m.variables.iter().filter(|v| &v.name == n).map(|v| target(&v.site)).collect(),
+        Symbol::Variable(_, n) => m.variables.iter().filter(|v| v.name == n).map(|v| target(&v.site)).collect(),
         Symbol::Local(_, n) => m
             .locals
             .iter()
-            .filter(|l| &l.name == n)
+            .filter(|l| l.name == n)
             .map(|l| NavigationTarget { file: l.arg.file, full_range: l.arg.range, focus_range: l.arg.name.range })
             .collect(),
         Symbol::Output(_, n) => m.outputs.iter().filter(|o| &o.name == n).map(|o| target(&o.site)).collect(),

@@ -92,12 +92,12 @@ pub(crate) fn symbol_at(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option
     let on = |f: FileId, r: TextRange| f == pos.file && touches(r, pos.offset);
     for v in &m.variables {
         if on(v.site.file, v.site.name_range) {
-            return Some((Symbol::Variable(dir, v.name.clone()), label_inner(text, v.site.name_range)));
+            return Some((Symbol::Variable(dir, v.name.to_string()), label_inner(text, v.site.name_range)));
         }
     }
     for l in &m.locals {
         if on(l.arg.file, l.arg.name.range) {
-            return Some((Symbol::Local(dir, l.name.clone()), l.arg.name.range));
+            return Some((Symbol::Local(dir, l.name.to_string()), l.arg.name.range));
         }
     }
     for o in &m.outputs {
@@ -157,7 +157,7 @@ pub(crate) fn occurrences(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Occurr
     let m = module(db, dir);
     match symbol {
         Symbol::Variable(_, name) => {
-            for v in m.variables.iter().filter(|v| &v.name == name) {
+            for v in m.variables.iter().filter(|v| v.name == name) {
                 decl(&mut out, label_location(db, ws, v.site.file, v.site.name_range));
             }
             refs_in_dir(db, dir, &mut out, |r| (r.root() == "var" && r.attr(0) == Some(name)).then_some(Step::First));
@@ -193,7 +193,7 @@ pub(crate) fn occurrences(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Occurr
             }
         }
         Symbol::Local(_, name) => {
-            for l in m.locals.iter().filter(|l| &l.name == name) {
+            for l in m.locals.iter().filter(|l| l.name == name) {
                 decl(&mut out, FileRange::new(l.arg.file, l.arg.name.range));
             }
             refs_in_dir(db, dir, &mut out, |r| (r.root() == "local" && r.attr(0) == Some(name)).then_some(Step::First));

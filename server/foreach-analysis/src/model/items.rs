@@ -82,7 +82,7 @@ pub struct BodyRefs {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Variable {
-    pub name: String,
+    pub name: SmolStr,
     pub site: BlockSite,
     pub ty: OptArg,
     pub default: OptArg,
@@ -99,7 +99,7 @@ pub struct Variable {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Local {
-    pub name: String,
+    pub name: SmolStr,
     pub arg: Arg,
 }
 

@@ -93,7 +93,7 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
         }
         "locals" => {
             for attr in block.body.attributes() {
-                out.locals.push(Arc::new(Local { name: attr.key.name.to_string(), arg: arg(file, attr) }));
+                out.locals.push(Arc::new(Local { name: attr.key.name.clone(), arg: arg(file, attr) }));
             }
         }
         "provider" if expect_labels(file, block, 1, "the provider's local name", out) => {
@@ -219,7 +219,7 @@ fn terraform_only(block_type: &str) -> Option<&'static str> {
 fn lower_variable(file: FileId, block: &Block) -> Variable {
     let get = |name: &str| opt_arg(file, block.body.attribute(name));
     Variable {
-        name: block.labels[0].value.to_string(),
+        name: block.labels[0].value.clone(),
         site: site(file, block, 0),
         ty: get("type"),
         default: get("default"),

@@ -33,7 +33,7 @@ pub fn inputs(text: &str, supplied: Vec<(&str, SuppliedValue)>) -> ModuleStaticI
                 };
                 variables.push(VariableDecl {
                     supplied: supplied.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()),
-                    name,
+                    name: name.into(),
                     decl: FileRange::new(MODULE_FILE, block.labels[0].range),
                     type_expr: block.body.attribute("type").map(|a| (MODULE_FILE, a.value.clone())),
                     default: block.body.attribute("default").map(|a| (MODULE_FILE, a.value.clone())),
@@ -51,7 +51,7 @@ pub fn inputs(text: &str, supplied: Vec<(&str, SuppliedValue)>) -> ModuleStaticI
             "locals" => {
                 for a in block.body.attributes() {
                     locals.push(LocalDecl {
-                        name: a.key.name.to_string(),
+                        name: a.key.name.clone(),
                         file: MODULE_FILE,
                         range: FileRange::new(MODULE_FILE, a.range),
                         expr: a.value.clone(),
