@@ -28,17 +28,16 @@ use crate::vars::root_assignment_diagnostics;
 pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
     let mut out = Vec::new();
     let tree = module_tree(db, ws);
-    for part in [Part::Dirs, Part::Roots, Part::Instances] {
-        let count = match part {
-            Part::Dirs => ws.dirs(db).len(),
-            Part::Roots => tree.roots.len(),
-            Part::Instances => tree.nodes.len(),
-        };
+    let gather = |out: &mut Vec<Diagnostic>, part: Part, count: usize| {
         for chunk in chunks::chunks(count) {
             out.extend(chunk_diagnostics(db, ws, part, chunk).iter().cloned());
         }
-    }
+    };
+    gather(&mut out, Part::Dirs, ws.dirs(db).len());
+    // In the order they were always gathered: deduplication below keeps the first of equal findings.
     out.extend(crate::tree_locations::tree_diagnostics(db, ws).iter().cloned());
+    gather(&mut out, Part::Roots, tree.roots.len());
+    gather(&mut out, Part::Instances, tree.nodes.len());
     out.extend(init_settings_checks(db, ws).iter().cloned());
     out.extend(tree_provider_checks(db, ws).iter().cloned());
     out.extend(test_file_checks(db, ws).iter().cloned());
