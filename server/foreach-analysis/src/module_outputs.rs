@@ -13,6 +13,7 @@ use std::sync::Arc;
 use foreach_syntax::{TextRange, TextSize};
 
 use crate::base::{FileId, FileRange, FileText};
+use crate::chunks;
 use crate::db::{Db, ModuleDir, Workspace, file_summary, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::fixes::use_name::use_name;
@@ -27,13 +28,37 @@ use crate::tree::{CallTarget, module_tree};
 pub fn module_output_checks(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
     let tree = module_tree(db, ws);
     let mut out = Vec::new();
+    let mut done: HashSet<CallKey> = HashSet::new();
+    for chunk in chunks::chunks(tree.nodes.len()) {
+        for (key, diags) in chunk_output_checks(db, ws, chunk).iter() {
+            if done.insert(key.clone()) {
+                out.extend(diags.iter().cloned());
+            }
+        }
+    }
+    Arc::new(out)
+}
+
+/// A call that loads a module: the calling directory, the call's name and the called directory. A module called
+/// from many instances of its caller is checked once per key.
+type CallKey = (ModuleDir, String, ModuleDir);
+
+/// The output checks of the calls of one chunk of tree nodes, by call, with the calls whose checks find nothing
+/// left out (`chunks.rs`: a keystroke re-runs one chunk, not a gathering over every call of the workspace).
+#[salsa::tracked(returns(clone))]
+fn chunk_output_checks(db: &dyn Db, ws: Workspace, chunk: u32) -> Arc<Vec<(CallKey, Arc<Vec<Diagnostic>>)>> {
+    let tree = module_tree(db, ws);
+    let mut out = Vec::new();
     let mut done: HashSet<(ModuleDir, &str, ModuleDir)> = HashSet::new();
-    for node in &tree.nodes {
+    for node in &tree.nodes[chunks::items(chunk, tree.nodes.len())] {
         for child in &node.children {
             let CallTarget::Node(id) = child.target else { continue };
             let child_dir = tree.node(id).dir;
             if done.insert((node.dir, child.call.as_str(), child_dir)) {
-                out.extend(call_output_checks(db, node.dir, child.call.clone(), child_dir).iter().cloned());
+                let diags = call_output_checks(db, node.dir, child.call.clone(), child_dir);
+                if !diags.is_empty() {
+                    out.push(((node.dir, child.call.clone(), child_dir), diags));
+                }
             }
         }
     }

@@ -214,3 +214,30 @@ fn an_edit_among_many_roots_regathers_only_its_chunks() {
     // confirmed without running, like the other ten.
     assert_eq!(count(&seen, "chunk_diagnostics"), 1, "{seen:#?}");
 }
+
+/// Two hundred roots call one shared module and read its output: an edit of one root's output reference re-checks
+/// that call in its chunk of nodes only, not every call of the workspace.
+#[test]
+fn an_edit_of_one_call_among_many_rechecks_one_chunk_of_calls() {
+    let (mut host, log) = host_with_log();
+    let root = |out: &str| {
+        format!("module \"s\" {{\n  source = \"../shared\"\n}}\noutput \"o\" {{\n  value = module.s.{out}\n}}\n")
+    };
+    let mut files: Vec<(String, Result<Arc<str>, String>)> =
+        (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(Arc::from(root("id"))))).collect();
+    files.push(("/ws/shared/main.tf".into(), Ok(Arc::from("output \"id\" {\n  value = 1\n}\n"))));
+    host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
+    host.analysis().diagnostics().unwrap();
+    edit(&mut host, "/ws/r100/main.tf", &(root("id") + "\n"));
+    log.lock().unwrap().clear();
+
+    host.apply_change(Change {
+        files: vec![("/ws/r100/main.tf".into(), Ok(Arc::from(root("idd"))))],
+        ..Change::default()
+    });
+    let after = host.analysis().diagnostics().unwrap();
+    assert!(after.iter().any(|d| d.message.contains("idd")), "the misspelt output is reported: {after:#?}");
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(count(&seen, "call_output_checks"), 1, "{seen:#?}");
+    assert_eq!(count(&seen, "chunk_output_checks"), 1, "{seen:#?}");
+}
