@@ -20,12 +20,40 @@ fn count(log: &[String], query: &str) -> usize {
     log.iter().filter(|e| e.starts_with(&format!("{query}("))).count()
 }
 
+/// Asserts how many times each query ran.
+fn assert_runs(log: &[String], expected: &[(&str, usize)]) {
+    for (query, n) in expected {
+        assert_eq!(count(log, query), *n, "`{query}` ran {} times, not {n}: {log:#?}", count(log, query));
+    }
+}
+
 /// Applies a text to a loaded file. The first change to a loaded file lowers its durability, and salsa does not
 /// backdate a result whose durability drops, so everything that reads the file runs again once (see `host.rs`):
 /// the tests that count what one edit re-runs make that first change beforehand.
 fn edit(host: &mut AnalysisHost, path: &str, text: &str) {
     host.apply_change(Change { files: vec![(path.into(), Ok(Arc::from(text)))], ..Change::default() });
     host.analysis().diagnostics().unwrap();
+}
+
+/// Applies a text to a file and computes the diagnostics, returning them and the queries that ran meanwhile.
+fn edit_logged(
+    host: &mut AnalysisHost,
+    log: &Mutex<Vec<String>>,
+    path: &str,
+    text: String,
+) -> (Arc<Vec<crate::diagnostics::Diagnostic>>, Vec<String>) {
+    log.lock().unwrap().clear();
+    host.apply_change(Change { files: vec![(path.into(), Ok(Arc::from(text)))], ..Change::default() });
+    let diagnostics = host.analysis().diagnostics().unwrap();
+    (diagnostics, log.lock().unwrap().clone())
+}
+
+/// Loads `files` under the read root `/ws` and computes every diagnostic, then makes the first change to `path`
+/// (which lowers its durability, see [`edit`]), so that what a later edit re-runs can be counted.
+fn load_then_touch(host: &mut AnalysisHost, files: Vec<(String, Result<Arc<str>, String>)>, path: &str, text: &str) {
+    host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
+    host.analysis().diagnostics().unwrap();
+    edit(host, path, &format!("{text}\n"));
 }
 
 fn module_text(bucket: &str) -> String {
@@ -69,11 +97,10 @@ fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
     host.apply_change(Change { files: vec![("/ws/b/main.tf".into(), Ok(Arc::from(edited)))], ..Change::default() });
     host.analysis().diagnostics().unwrap();
     let seen = log.lock().unwrap().clone();
-    assert_eq!(count(&seen, "file_summary"), 1, "{seen:#?}");
-    assert_eq!(count(&seen, "module"), 1, "{seen:#?}");
-    assert_eq!(count(&seen, "module_diagnostics"), 1, "{seen:#?}");
-    assert_eq!(count(&seen, "parse"), 0, "{seen:#?}");
-    assert_eq!(count(&seen, "instance_values"), 1, "{seen:#?}");
+    assert_runs(
+        &seen,
+        &[("file_summary", 1), ("module", 1), ("module_diagnostics", 1), ("parse", 0), ("instance_values", 1)],
+    );
 }
 
 /// A root calling three child modules: changing the argument of one call re-evaluates the root and that call's
@@ -195,24 +222,16 @@ fn moving_module_blocks_keeps_the_tree_and_moves_its_findings() {
 #[test]
 fn an_edit_among_many_roots_regathers_only_its_chunks() {
     let (mut host, log) = host_with_log();
-    let files: Vec<(String, Result<Arc<str>, String>)> =
-        (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(Arc::from(module_text("one"))))).collect();
-    host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
-    host.analysis().diagnostics().unwrap();
-    let edited = module_text("one").replace("tags   = { name = local.name }", "tags   = { name = local.nam }");
-    edit(&mut host, "/ws/r100/main.tf", &(module_text("one") + "\n"));
-    log.lock().unwrap().clear();
+    let files = (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(Arc::from(module_text("one"))))).collect();
+    load_then_touch(&mut host, files, "/ws/r100/main.tf", &module_text("one"));
 
-    host.apply_change(Change { files: vec![("/ws/r100/main.tf".into(), Ok(Arc::from(edited)))], ..Change::default() });
-    let after = host.analysis().diagnostics().unwrap();
+    let edited = module_text("one").replace("tags   = { name = local.name }", "tags   = { name = local.nam }");
+    let (after, seen) = edit_logged(&mut host, &log, "/ws/r100/main.tf", edited);
     assert!(after.iter().any(|d| d.message.contains("local.nam")), "the edit's finding is reported: {after:#?}");
-    let seen = log.lock().unwrap().clone();
-    assert_eq!(count(&seen, "module_diagnostics"), 1, "{seen:#?}");
-    assert_eq!(count(&seen, "instance_values"), 1, "{seen:#?}");
     // Four chunks each of directories, roots and instances. Only the edited directory's chunk runs again: the
     // instance is evaluated again but reports the same (a resource body is not evaluated), so its chunk is
     // confirmed without running, like the other ten.
-    assert_eq!(count(&seen, "chunk_diagnostics"), 1, "{seen:#?}");
+    assert_runs(&seen, &[("module_diagnostics", 1), ("instance_values", 1), ("chunk_diagnostics", 1)]);
 }
 
 /// Two hundred roots call one shared module and read its output: an edit of one root's output reference re-checks
@@ -226,18 +245,9 @@ fn an_edit_of_one_call_among_many_rechecks_one_chunk_of_calls() {
     let mut files: Vec<(String, Result<Arc<str>, String>)> =
         (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(Arc::from(root("id"))))).collect();
     files.push(("/ws/shared/main.tf".into(), Ok(Arc::from("output \"id\" {\n  value = 1\n}\n"))));
-    host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
-    host.analysis().diagnostics().unwrap();
-    edit(&mut host, "/ws/r100/main.tf", &(root("id") + "\n"));
-    log.lock().unwrap().clear();
+    load_then_touch(&mut host, files, "/ws/r100/main.tf", &root("id"));
 
-    host.apply_change(Change {
-        files: vec![("/ws/r100/main.tf".into(), Ok(Arc::from(root("idd"))))],
-        ..Change::default()
-    });
-    let after = host.analysis().diagnostics().unwrap();
+    let (after, seen) = edit_logged(&mut host, &log, "/ws/r100/main.tf", root("idd"));
     assert!(after.iter().any(|d| d.message.contains("idd")), "the misspelt output is reported: {after:#?}");
-    let seen = log.lock().unwrap().clone();
-    assert_eq!(count(&seen, "call_output_checks"), 1, "{seen:#?}");
-    assert_eq!(count(&seen, "chunk_output_checks"), 1, "{seen:#?}");
+    assert_runs(&seen, &[("call_output_checks", 1), ("chunk_output_checks", 1)]);
 }
