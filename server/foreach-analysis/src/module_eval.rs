@@ -56,7 +56,8 @@ pub struct TreeValues {
 /// Every instance's values, by tree node. Only gathers [`instance_values`], which does the work per instance: an
 /// edit re-evaluates the edited module's instances (and the instances below them whose inputs changed), not the
 /// whole tree. The gathering itself re-runs after every change that reaches any instance; it is a few memo lookups
-/// per instance, so its result is not compared (`no_eq`).
+/// per instance, so its result is not compared (`no_eq`). Hover, `inspect` and provider resolution read it; the
+/// workspace's diagnostics gather the instances in chunks instead (`checks.rs`), so a keystroke does not run it.
 #[salsa::tracked(returns(clone), no_eq)]
 pub fn tree_values(db: &dyn Db, ws: Workspace) -> Arc<TreeValues> {
     let tree = module_tree(db, ws);

@@ -92,7 +92,7 @@ fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
     log.lock().unwrap().clear();
 
     // An edit that changes what the resource refers to: only module `b` is rebuilt, and only its instance is
-    // evaluated again (the gathering `tree_values` and the tree itself re-run, but are a few lookups per module).
+    // evaluated again (the tree itself re-runs, but is a few lookups per module; the diagnostics are gathered in chunks).
     let edited = module_text("one").replace("tags   = { name = local.name }", "tags   = { name = var.region }");
     host.apply_change(Change { files: vec![("/ws/b/main.tf".into(), Ok(Arc::from(edited)))], ..Change::default() });
     host.analysis().diagnostics().unwrap();
