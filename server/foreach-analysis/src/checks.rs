@@ -64,7 +64,7 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     if !edited.is_empty() {
         let crlf: HashSet<FileId> = edited
             .into_iter()
-            .filter(|id| files.get(id).is_some_and(|f| line_endings::uses_crlf(f.text(db))))
+            .filter(|id| files.get(id).is_some_and(|f| line_endings::uses_crlf(&f.text(db))))
             .collect();
         line_endings::match_files(&mut out, |file| crlf.contains(&file));
     }
@@ -136,7 +136,7 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
     if dir.files(db).iter().any(|f| f.kind(db).is_config()) {
         let m = module(db, dir);
         out.extend(m.diagnostics.iter().cloned());
-        let file_text = |id| dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db).clone(), f.kind(db)));
+        let file_text = |id| dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db), f.kind(db)));
         // A block lost to a syntax error or an unreadable file must not make references to it look undeclared.
         let complete = crate::module_outputs::complete(db, dir);
         out.extend(undefined_references(&m, &file_text, complete));

@@ -16,6 +16,7 @@ use crate::model::lower::{FileSummary, lower_file};
 use crate::model::module::{Module, ModuleFile, build_module};
 use crate::reparse::ReparseStore;
 use crate::settings::Settings;
+use crate::source_text::SourceText;
 use crate::state::RootState;
 
 #[salsa::db]
@@ -77,14 +78,20 @@ pub struct SourceFile {
     pub path: String,
     #[returns(copy)]
     pub kind: FileKind,
+    /// Kept compressed for files read from disk; [`SourceFile::text`] reads it.
     #[returns(ref)]
-    pub text: Arc<str>,
+    pub source: SourceText,
     /// Why the file could not be read as text, if it could not.
     #[returns(ref)]
     pub load_error: Option<String>,
 }
 
 impl SourceFile {
+    /// The file's text (decompressed anew if it is kept compressed: read it, do not keep it).
+    pub fn text(self, db: &dyn Db) -> Arc<str> {
+        self.source(db).text()
+    }
+
     pub fn file_name(self, db: &dyn Db) -> &str {
         let path = self.path(db);
         path.rsplit('/').next().unwrap_or(path)
@@ -142,7 +149,7 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Arc<Parse> {
     if file.load_error(db).is_some() {
         return Arc::new(Parse::default());
     }
-    db.reparse().parse(file.id(db), file.text(db), file.kind(db))
+    db.reparse().parse(file.id(db), &file.text(db), file.kind(db))
 }
 
 /// The items a configuration file declares, and its syntax errors.
@@ -155,7 +162,7 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
     if file.load_error(db).is_some() {
         return Arc::new(FileSummary::default());
     }
-    let parse = db.reparse().parse(file.id(db), file.text(db), file.kind(db));
+    let parse = db.reparse().parse(file.id(db), &file.text(db), file.kind(db));
     let mut summary = lower_file(file.id(db), &parse.body);
     summary.syntax_errors = parse.errors.clone();
     Arc::new(summary)

@@ -20,6 +20,7 @@ use crate::eval::{EvalContext, Value};
 use crate::module_eval::scope_for_node;
 use crate::paths::parent;
 use crate::settings::Settings;
+use crate::source_text::SourceText;
 use crate::state::RootState;
 use crate::tree::module_tree;
 
@@ -37,7 +38,7 @@ pub struct Evaluation {
 #[derive(Debug, Default)]
 pub struct Change {
     /// Added or changed files: absolute path and the text, or why it could not be read.
-    pub files: Vec<(String, Result<Arc<str>, String>)>,
+    pub files: Vec<(String, Result<SourceText, String>)>,
     pub removed_files: Vec<String>,
     /// Directories the host looked for: path and whether it exists.
     pub dirs: Vec<(String, bool)>,
@@ -118,16 +119,16 @@ impl AnalysisHost {
             let Some(kind) = FileKind::from_file_name(name) else { continue };
             let (text, error) = match text {
                 Ok(t) => (t, None),
-                Err(e) => (Arc::from(""), Some(e)),
+                Err(e) => (SourceText::from(""), Some(e)),
             };
             match self.files.get(&path) {
                 Some(file) => {
                     // An editor opening a file sends it unchanged: nothing to invalidate.
-                    if **file.text(&self.db) == *text && *file.load_error(&self.db) == error {
+                    if file.source(&self.db).is(&text) && *file.load_error(&self.db) == error {
                         continue;
                     }
                     self.db.reparse().mark_edited(file.id(&self.db));
-                    file.set_text(&mut self.db).with_durability(Durability::LOW).to(text);
+                    file.set_source(&mut self.db).with_durability(Durability::LOW).to(text);
                     file.set_load_error(&mut self.db).with_durability(Durability::LOW).to(error);
                     edited_dirs.push(parent(&path).to_string());
                 }
@@ -270,7 +271,7 @@ impl AnalysisHost {
     pub fn prime_caches(&self) {
         // Largest first, so one big file does not start last and leave the other cores idle.
         let mut files: Vec<SourceFile> = self.files.values().copied().collect();
-        files.sort_by_key(|f| std::cmp::Reverse(f.text(&self.db).len()));
+        files.sort_by_key(|f| std::cmp::Reverse(f.source(&self.db).len()));
         files.par_iter().for_each_with(self.db.clone(), |db, file| {
             if file.kind(db).is_config() {
                 file_summary(db, *file);
@@ -354,7 +355,7 @@ impl AnalysisHost {
     /// file the host does not have.
     pub fn prepare_editing(&self, path: &str) -> Option<impl FnOnce() + Send + 'static> {
         let file = self.files.get(path)?;
-        let (id, text, kind) = (file.id(&self.db), file.text(&self.db).clone(), file.kind(&self.db));
+        let (id, text, kind) = (file.id(&self.db), file.text(&self.db), file.kind(&self.db));
         let store = self.db.reparse_store();
         Some(move || store.prepare(id, &text, kind))
     }
@@ -364,12 +365,13 @@ impl AnalysisHost {
     }
 
     pub fn file_text(&self, id: FileId) -> Option<Arc<str>> {
-        self.files.values().find(|f| f.id(&self.db) == id).map(|f| f.text(&self.db).clone())
+        self.files.values().find(|f| f.id(&self.db) == id).map(|f| f.text(&self.db))
     }
 
-    /// Paths and texts of all loaded files by id (one pass, for rendering many diagnostics).
-    pub fn file_table(&self) -> HashMap<FileId, (String, Arc<str>)> {
-        self.files.values().map(|f| (f.id(&self.db), (f.path(&self.db).clone(), f.text(&self.db).clone()))).collect()
+    /// Paths and texts of all loaded files by id (one pass, for rendering many diagnostics). The texts stay as the
+    /// host keeps them: a report reads only those of the files it quotes.
+    pub fn file_table(&self) -> HashMap<FileId, (String, SourceText)> {
+        self.files.values().map(|f| (f.id(&self.db), (f.path(&self.db).clone(), f.source(&self.db).clone()))).collect()
     }
 
     pub fn file_count(&self) -> usize {
@@ -479,6 +481,7 @@ fn call_shape(db: &dyn Db, dir: ModuleDir, calls: &[Arc<crate::model::items::Mod
     for call in calls {
         let file = dir.files(db).iter().find(|f| f.id(db) == call.site.file)?;
         let text = file.text(db);
+        let text: &str = &text;
         call.site.file.hash(&mut hasher);
         call.name.hash(&mut hasher);
         for arg in [&call.source, &call.version] {

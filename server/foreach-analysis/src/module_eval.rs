@@ -133,7 +133,7 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
     }
     let refs = dir_references(db, node.dir);
     let files = file_index(db, ws);
-    let file_text = |id: FileId| files.get(&id).map(|f| (f.text(db).clone(), f.kind(db)));
+    let file_text = |id: FileId| files.get(&id).map(|f| (f.text(db), f.kind(db)));
     let mut providers = analyse_instance(&module, &scope, &refs, &node.address(), &file_text);
     suggest_environments(db, ws, &node, &mut providers);
     diags.extend(providers.diagnostics.iter().cloned());

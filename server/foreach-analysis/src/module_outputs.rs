@@ -101,7 +101,7 @@ pub(crate) fn complete(db: &dyn Db, dir: ModuleDir) -> bool {
 }
 
 pub(crate) fn file_text(db: &dyn Db, dir: ModuleDir, id: FileId) -> Option<(Arc<str>, foreach_syntax::FileKind)> {
-    dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db).clone(), f.kind(db)))
+    dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db), f.kind(db)))
 }
 
 /// Reports the references among `refs` to outputs of `call` that `child`, the module it loads, does not declare.

@@ -34,6 +34,7 @@ pub struct Suppression {
 #[salsa::tracked(returns(clone))]
 pub fn file_suppressions(db: &dyn Db, file: SourceFile) -> Arc<Vec<Suppression>> {
     let text = file.text(db);
+    let text: &str = &text;
     if file.load_error(db).is_some() || file.kind(db).is_json() || !text.contains(MARKER) {
         return Arc::new(Vec::new());
     }

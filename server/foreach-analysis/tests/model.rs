@@ -6,7 +6,7 @@ use std::sync::Arc;
 use foreach_analysis::db::{ModuleDir, module};
 use foreach_analysis::tree::{CallTarget, module_tree};
 use foreach_analysis::vars::{RawValue, ValueSource, root_assignments};
-use foreach_analysis::{AnalysisHost, Change, CliVariable, Code, Settings};
+use foreach_analysis::{AnalysisHost, Change, CliVariable, Code, Settings, SourceText};
 
 fn host(files: &[(&str, &str)]) -> AnalysisHost {
     host_with(files, Settings::default())
@@ -15,7 +15,7 @@ fn host(files: &[(&str, &str)]) -> AnalysisHost {
 fn host_with(files: &[(&str, &str)], settings: Settings) -> AnalysisHost {
     let mut h = AnalysisHost::new();
     h.apply_change(Change {
-        files: files.iter().map(|(p, t)| (p.to_string(), Ok(Arc::from(*t)))).collect(),
+        files: files.iter().map(|(p, t)| (p.to_string(), Ok(SourceText::from(*t)))).collect(),
         read_roots: Some(vec!["/ws".to_string()]),
         settings: Some(settings),
         ..Change::default()
@@ -277,14 +277,17 @@ fn editing_the_tfvars_value_of_a_templated_source_switches_the_loaded_module() {
     assert_eq!(loaded(&h), "/ws/modules/staging");
     assert_eq!(sorted(&h), ["provider-for-each-unresolved"]);
     h.apply_change(Change {
-        files: vec![("/ws/terraform.tfvars".into(), Ok(Arc::from("env = \"prod\"\n")))],
+        files: vec![("/ws/terraform.tfvars".into(), Ok(SourceText::from("env = \"prod\"\n")))],
         ..Change::default()
     });
     assert_eq!(loaded(&h), "/ws/modules/prod");
     assert_eq!(module_tree(h.db(), h.workspace()).roots.len(), 2, "the root and the unused staging module");
     assert_eq!(sorted(&h), ["unknown-provider-instance"]);
     // Removing the value: nothing is loaded, the note says which variable is missing.
-    h.apply_change(Change { files: vec![("/ws/terraform.tfvars".into(), Ok(Arc::from("")))], ..Change::default() });
+    h.apply_change(Change {
+        files: vec![("/ws/terraform.tfvars".into(), Ok(SourceText::from("")))],
+        ..Change::default()
+    });
     assert_eq!(loaded(&h), "Unresolved");
     assert_eq!(sorted(&h), ["module-source-unresolved", "provider-for-each-unresolved"]);
 }

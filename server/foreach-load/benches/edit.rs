@@ -67,7 +67,7 @@ fn misspelt(good: &str) -> String {
 fn edit(ws: &mut Edited) {
     ws.flip ^= 1;
     let text = ws.texts[ws.flip].clone();
-    ws.host.apply_change(Change { files: vec![(ws.path.clone(), Ok(text))], ..Change::default() });
+    ws.host.apply_change(Change { files: vec![(ws.path.clone(), Ok(text.into()))], ..Change::default() });
 }
 
 #[divan::bench(sample_count = 60, sample_size = 1)]

@@ -17,7 +17,7 @@ use foreach_analysis::{AnalysisHost, Change, CliVariable, Code, Diagnostic, File
 use foreach_syntax::FileKind;
 
 use crate::project::{Environment, Project};
-use crate::{LoadError, path_string, read_text};
+use crate::{LoadError, path_string, read_source};
 
 /// A diagnostic and the environments it occurs in: empty when it occurs in every environment checked (or when no
 /// environment was checked).
@@ -212,7 +212,7 @@ fn load_var_files(
             }
             let path = path_string(&canonical);
             if !host.has_file(&path) {
-                files.push((path.clone(), read_text(&canonical)));
+                files.push((path.clone(), read_source(&canonical)));
             }
             paths.insert(f.clone(), path);
         }

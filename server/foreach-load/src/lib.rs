@@ -16,6 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use foreach_analysis::source_text::SourceText;
 use foreach_analysis::state::RootState;
 use foreach_analysis::{AnalysisHost, Change, CliVariable, Settings};
 use foreach_syntax::FileKind;
@@ -432,12 +433,14 @@ fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Reads files in parallel, each once. Binary, non-UTF-8 and oversized files become read errors that the analysis
 /// reports as diagnostics; the command goes on.
 fn read_files(paths: &[PathBuf]) -> Change {
-    let files: Vec<(String, Result<Arc<str>, String>)> =
-        paths.par_iter().map(|p| (path_string(p), read_text(p))).collect();
+    let files: Vec<(String, Result<SourceText, String>)> =
+        paths.par_iter().map(|p| (path_string(p), read_source(p))).collect();
     Change { files, ..Change::default() }
 }
 
-pub fn read_text(path: &Path) -> Result<Arc<str>, String> {
+/// Reads a file's text and keeps it compressed: once parsed and summarised, the analysis reads it again only for a
+/// finding or a fix (an editor's open documents replace theirs with the editor's text, kept as it is).
+pub fn read_source(path: &Path) -> Result<SourceText, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read this file: {e}"))?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!(
@@ -454,7 +457,7 @@ pub fn read_text(path: &Path) -> Result<Arc<str>, String> {
         return Err("this file contains NUL bytes: it looks binary, not like OpenTofu configuration".to_string());
     }
     match String::from_utf8(bytes) {
-        Ok(s) => Ok(Arc::from(s)),
+        Ok(s) => Ok(SourceText::compressed(&s)),
         Err(e) => Err(format!(
             "this file is not valid UTF-8 (invalid byte at offset {}); OpenTofu reads only UTF-8",
             e.utf8_error().valid_up_to()

@@ -9,13 +9,13 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use foreach_analysis::fixes::apply_edits;
+use foreach_analysis::source_text::SourceText;
 use foreach_analysis::{Code, Diagnostic, FileId, TextEdit};
 
 /// The analysed files: path and the text the analysis read, by id (as `AnalysisHost::file_table` gives them).
-pub type FileTable = HashMap<FileId, (String, Arc<str>)>;
+pub type FileTable = HashMap<FileId, (String, SourceText)>;
 
 /// What happened to one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +57,7 @@ pub fn apply_fixes(diagnostics: &[Diagnostic], files: &FileTable) -> BTreeMap<St
         let outcome = if broken.contains(&file) {
             FileOutcome::Skipped("the file has syntax errors".to_string())
         } else {
-            fix_one(Path::new(path), text, &edits, fix_counts.get(&file).copied().unwrap_or(0))
+            fix_one(Path::new(path), &text.text(), &edits, fix_counts.get(&file).copied().unwrap_or(0))
         };
         out.insert(path.clone(), outcome);
     }
@@ -149,7 +149,7 @@ mod tests {
         let path = dir.path().join("main.tf");
         std::fs::write(&path, text).unwrap();
         let p = path.to_string_lossy().into_owned();
-        let files = HashMap::from([(FileId(1), (p.clone(), Arc::from(text)))]);
+        let files = HashMap::from([(FileId(1), (p.clone(), SourceText::compressed(text)))]);
         (dir, p, files)
     }
 

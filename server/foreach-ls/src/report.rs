@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use foreach_analysis::{FileId, FileRange, Severity};
 use foreach_load::environments::Finding;
+
+use crate::fix::FileTable;
 use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,27 +71,29 @@ pub struct Report {
     pub texts: HashMap<FileId, Arc<str>>,
 }
 
-/// Turns file ranges into [`Span`]s, building each file's line index once.
+/// Turns file ranges into [`Span`]s, reading each file's text and building its line index once (only for the
+/// files findings are in: the table's texts may be kept compressed).
 pub struct Locator<'a> {
-    files: &'a HashMap<FileId, (String, Arc<str>)>,
+    files: &'a FileTable,
     cwd: &'a Path,
-    indexes: HashMap<FileId, LineIndex>,
+    indexes: HashMap<FileId, (Arc<str>, LineIndex)>,
 }
 
 impl<'a> Locator<'a> {
-    pub fn new(files: &'a HashMap<FileId, (String, Arc<str>)>, cwd: &'a Path) -> Locator<'a> {
+    pub fn new(files: &'a FileTable, cwd: &'a Path) -> Locator<'a> {
         Locator { files, cwd, indexes: HashMap::new() }
     }
 
     pub fn span(&mut self, location: FileRange) -> Span {
         let file = location.file;
-        let (path, text) = match self.files.get(&file) {
-            Some((p, t)) => (p.as_str(), t.clone()),
-            None => ("<unknown>", Arc::from("")),
-        };
-        let index = self.indexes.entry(file).or_insert_with(|| LineIndex::new(&text));
+        let path = self.files.get(&file).map_or("<unknown>", |(p, _)| p.as_str());
+        let (text, index) = self.indexes.entry(file).or_insert_with(|| {
+            let text = self.files.get(&file).map_or_else(|| Arc::from(""), |(_, t)| t.text());
+            let index = LineIndex::new(&text);
+            (text, index)
+        });
         let pos = |offset: TextSize| {
-            let offset = offset.min(TextSize::of(&*text));
+            let offset = offset.min(TextSize::of(&**text));
             let lc = index.line_col(offset, ColumnEncoding::Char);
             Pos { line: lc.line + 1, column: lc.col + 1, offset: offset.into() }
         };
@@ -101,12 +105,13 @@ impl<'a> Locator<'a> {
         }
     }
 
+    /// The text of a file that [`Locator::span`] has located something in.
     pub fn text(&self, file: FileId) -> Option<Arc<str>> {
-        self.files.get(&file).map(|(_, t)| t.clone())
+        self.indexes.get(&file).map(|(t, _)| t.clone())
     }
 }
 
-pub fn build(findings: &[Finding], files: &HashMap<FileId, (String, Arc<str>)>, cwd: &Path) -> Report {
+pub fn build(findings: &[Finding], files: &FileTable, cwd: &Path) -> Report {
     let mut locator = Locator::new(files, cwd);
     let mut texts: HashMap<FileId, Arc<str>> = HashMap::new();
     let mut summary = Summary { files: files.len(), ..Summary::default() };

@@ -111,7 +111,7 @@ fn json_fix(files: &[(&str, &str)], title: &str, new_text: &str) -> Result<(), F
     }
     let files_by_id = host.file_table();
     let (path, text) = files_by_id.get(&edit.location.file).ok_or("the fix edits an unknown file")?;
-    let fixed = foreach_analysis::fixes::apply_edits(text, &[edit]).text;
+    let fixed = foreach_analysis::fixes::apply_edits(&text.text(), &[edit]).text;
     std::fs::write(path, fixed).map_err(|e| e.to_string())?;
     let (host, _) = load_fixture(dir.path())?;
     match host.diagnostics().as_slice() {
@@ -158,12 +158,12 @@ fn json_use_resource() -> Result<(), Failed> {
 
 fn actual(
     d: &Diagnostic,
-    files: &std::collections::HashMap<foreach_analysis::FileId, (String, std::sync::Arc<str>)>,
+    files: &std::collections::HashMap<foreach_analysis::FileId, (String, foreach_analysis::SourceText)>,
     root: &Path,
 ) -> Result<ActualDiagnostic, String> {
     let (path, text) = files.get(&d.location.file).ok_or("diagnostic in an unknown file")?;
     let rel = Path::new(path).strip_prefix(root).map(Path::to_path_buf).unwrap_or_else(|_| PathBuf::from(path));
-    let index = LineIndex::new(text);
+    let index = LineIndex::new(&text.text());
     let pos = |o: TextSize| {
         let lc = index.line_col(o, ColumnEncoding::Char);
         Position::new(lc.line, lc.col)

@@ -389,7 +389,7 @@ impl State {
         let Some(path) = uri_to_path(uri) else { return change };
         if let Some((text, version)) = self.docs.text_unless_version(uri, host.versions.get(&path).copied()) {
             host.versions.insert(path.clone(), version);
-            change.files.push((path, Ok(text)));
+            change.files.push((path, Ok(text.into())));
         }
         change
     }

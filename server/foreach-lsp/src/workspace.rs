@@ -72,7 +72,7 @@ pub async fn index(state: &Arc<State>) {
         for (uri, text, version) in s.docs.all() {
             if let Some(path) = uri_to_path(&uri) {
                 guard.versions.insert(path.clone(), version);
-                change.files.push((path, Ok(text)));
+                change.files.push((path, Ok(text.into())));
             }
         }
         let open: Vec<String> = change.files.iter().map(|(p, _)| p.clone()).collect();

@@ -22,7 +22,7 @@ fn cli_diagnostics(dir: &Path) -> BTreeSet<Key> {
     let mut out = BTreeSet::new();
     for d in host.diagnostics() {
         let Some((path, text)) = table.get(&d.location.file) else { continue };
-        let index = LineIndex::new(text);
+        let index = LineIndex::new(&text.text());
         let (s, e) = index.range_to_line_cols(d.location.range, ColumnEncoding::Utf16);
         let uri = uri(Path::new(path));
         out.insert((uri, s.line, s.col, e.line, e.col, d.code.as_str().to_string(), d.message.clone()));

@@ -59,6 +59,7 @@ fn ignore_for_block(db: &dyn Db, ws: Workspace, d: &Diagnostic) -> Option<Assist
     let parsed = parse(db, file);
     let block = block_at(&parsed.body, d.location.range.start())?;
     let text = file.text(db);
+    let text: &str = &text;
     let block_start = usize::from(block.range.start());
     let line_start = text[..block_start].rfind('\n').map_or(0, |i| i + 1);
     let indent = &text[line_start..block_start];
@@ -82,7 +83,7 @@ fn ignore_for_block(db: &dyn Db, ws: Workspace, d: &Diagnostic) -> Option<Assist
 mod tests {
     use super::super::test_fixture::{Fixture, apply};
     use crate::host::Change;
-    use std::sync::Arc;
+    use crate::source_text::SourceText;
 
     #[test]
     fn ignore_this_code_for_this_block_silences_it() {
@@ -96,7 +97,7 @@ mod tests {
         let fixed = apply(text, &actions[0].edits);
         assert_eq!(fixed, "# foreach-ls:ignore undefined-reference\nresource \"x\" \"y\" {\n  a = local.nope\n}\n");
         f.host.apply_change(Change {
-            files: vec![("/ws/main.tf".to_string(), Ok(Arc::from(fixed.as_str())))],
+            files: vec![("/ws/main.tf".to_string(), Ok(SourceText::from(fixed.as_str())))],
             ..Change::default()
         });
         assert!(f.host.analysis().diagnostics().unwrap().is_empty());
@@ -134,7 +135,7 @@ mod tests {
             }
         }
         f.host.apply_change(Change {
-            files: changed.iter().map(|(p, t)| (p.clone(), Ok(Arc::from(t.as_str())))).collect(),
+            files: changed.iter().map(|(p, t)| (p.clone(), Ok(SourceText::from(t.as_str())))).collect(),
             ..Change::default()
         });
         let gone = !f.host.analysis().diagnostics().unwrap().iter().any(|d| d.code.as_str() == code);

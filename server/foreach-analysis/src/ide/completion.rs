@@ -32,6 +32,7 @@ fn completion_items(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Completion
     let complete = |items| CompletionList { items, is_incomplete: false };
     let Some(file) = source_file(db, ws, pos.file) else { return CompletionList::default() };
     let text = file.text(db);
+    let text: &str = &text;
     let offset = usize::from(pos.offset).min(text.len());
     if !text.is_char_boundary(offset) {
         return CompletionList::default();

@@ -31,7 +31,7 @@ pub(crate) fn folding_ranges(db: &dyn Db, ws: Workspace, file: FileId) -> Vec<Fo
     if f.kind(db).is_json() {
         return Vec::new();
     }
-    folds(f.text(db), &parse(db, f).body)
+    folds(&f.text(db), &parse(db, f).body)
 }
 
 /// The folds of a native HCL file, sorted by start line.

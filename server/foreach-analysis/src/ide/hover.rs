@@ -42,7 +42,7 @@ pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Hov
         return Some(h);
     }
     if at.is_none()
-        && let Some(h) = function_hover(file.text(db), pos.offset)
+        && let Some(h) = function_hover(&file.text(db), pos.offset)
     {
         return Some(h);
     }

@@ -4,6 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::db::RootDatabase;
 use crate::host::{AnalysisHost, Change};
+use crate::source_text::SourceText;
 
 fn host_with_log() -> (AnalysisHost, Arc<Mutex<Vec<String>>>) {
     let log: Arc<Mutex<Vec<String>>> = Arc::default();
@@ -31,7 +32,7 @@ fn assert_runs(log: &[String], expected: &[(&str, usize)]) {
 /// backdate a result whose durability drops, so everything that reads the file runs again once (see `host.rs`):
 /// the tests that count what one edit re-runs make that first change beforehand.
 fn edit(host: &mut AnalysisHost, path: &str, text: &str) {
-    host.apply_change(Change { files: vec![(path.into(), Ok(Arc::from(text)))], ..Change::default() });
+    host.apply_change(Change { files: vec![(path.into(), Ok(SourceText::from(text)))], ..Change::default() });
     host.analysis().diagnostics().unwrap();
 }
 
@@ -43,14 +44,14 @@ fn edit_logged(
     text: String,
 ) -> (Arc<Vec<crate::diagnostics::Diagnostic>>, Vec<String>) {
     log.lock().unwrap().clear();
-    host.apply_change(Change { files: vec![(path.into(), Ok(Arc::from(text)))], ..Change::default() });
+    host.apply_change(Change { files: vec![(path.into(), Ok(SourceText::from(text)))], ..Change::default() });
     let diagnostics = host.analysis().diagnostics().unwrap();
     (diagnostics, log.lock().unwrap().clone())
 }
 
 /// Loads `files` under the read root `/ws` and computes every diagnostic, then makes the first change to `path`
 /// (which lowers its durability, see [`edit`]), so that what a later edit re-runs can be counted.
-fn load_then_touch(host: &mut AnalysisHost, files: Vec<(String, Result<Arc<str>, String>)>, path: &str, text: &str) {
+fn load_then_touch(host: &mut AnalysisHost, files: Vec<(String, Result<SourceText, String>)>, path: &str, text: &str) {
     host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     host.analysis().diagnostics().unwrap();
     edit(host, path, &format!("{text}\n"));
@@ -65,10 +66,10 @@ fn module_text(bucket: &str) -> String {
 #[test]
 fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
     let (mut host, log) = host_with_log();
-    let mut files: Vec<(String, Result<Arc<str>, String>)> = Vec::new();
+    let mut files: Vec<(String, Result<SourceText, String>)> = Vec::new();
     for m in ["a", "b", "c"] {
-        files.push((format!("/ws/{m}/main.tf"), Ok(Arc::from(module_text("one")))));
-        files.push((format!("/ws/{m}/other.tf"), Ok(Arc::from("output \"o\" {\n  value = 1\n}\n"))));
+        files.push((format!("/ws/{m}/main.tf"), Ok(SourceText::from(module_text("one")))));
+        files.push((format!("/ws/{m}/other.tf"), Ok(SourceText::from("output \"o\" {\n  value = 1\n}\n"))));
     }
     host.apply_change(Change { files, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     let before = host.analysis().diagnostics().unwrap();
@@ -77,7 +78,7 @@ fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
     log.lock().unwrap().clear();
 
     host.apply_change(Change {
-        files: vec![("/ws/b/main.tf".into(), Ok(Arc::from(module_text("two"))))],
+        files: vec![("/ws/b/main.tf".into(), Ok(SourceText::from(module_text("two"))))],
         ..Change::default()
     });
     let after = host.analysis().diagnostics().unwrap();
@@ -94,7 +95,10 @@ fn an_edit_in_a_resource_body_reruns_only_its_file_and_module() {
     // An edit that changes what the resource refers to: only module `b` is rebuilt, and only its instance is
     // evaluated again (the tree itself re-runs, but is a few lookups per module; the diagnostics are gathered in chunks).
     let edited = module_text("one").replace("tags   = { name = local.name }", "tags   = { name = var.region }");
-    host.apply_change(Change { files: vec![("/ws/b/main.tf".into(), Ok(Arc::from(edited)))], ..Change::default() });
+    host.apply_change(Change {
+        files: vec![("/ws/b/main.tf".into(), Ok(SourceText::from(edited)))],
+        ..Change::default()
+    });
     host.analysis().diagnostics().unwrap();
     let seen = log.lock().unwrap().clone();
     assert_runs(
@@ -113,10 +117,10 @@ fn an_argument_edit_reevaluates_only_the_called_instance() {
             "module \"a\" {{\n  source = \"./a\"\n  region = \"eu-west-1\"\n}}\nmodule \"b\" {{\n  source = \"./b\"\n  region = \"{region_b}\"\n}}\nmodule \"c\" {{\n  source = \"./c\"\n  region = \"eu-west-1\"\n}}\n"
         )
     };
-    let mut files: Vec<(String, Result<Arc<str>, String>)> =
-        vec![("/ws/main.tf".into(), Ok(Arc::from(root("eu-west-1"))))];
+    let mut files: Vec<(String, Result<SourceText, String>)> =
+        vec![("/ws/main.tf".into(), Ok(SourceText::from(root("eu-west-1"))))];
     for m in ["a", "b", "c"] {
-        files.push((format!("/ws/{m}/main.tf"), Ok(Arc::from(module_text("one")))));
+        files.push((format!("/ws/{m}/main.tf"), Ok(SourceText::from(module_text("one")))));
     }
     let dirs = ["/ws", "/ws/a", "/ws/b", "/ws/c"].iter().map(|d| (d.to_string(), true)).collect();
     host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
@@ -126,7 +130,7 @@ fn an_argument_edit_reevaluates_only_the_called_instance() {
     log.lock().unwrap().clear();
 
     host.apply_change(Change {
-        files: vec![("/ws/main.tf".into(), Ok(Arc::from(root("us-east-1"))))],
+        files: vec![("/ws/main.tf".into(), Ok(SourceText::from(root("us-east-1"))))],
         ..Change::default()
     });
     host.analysis().diagnostics().unwrap();
@@ -140,8 +144,10 @@ fn an_argument_edit_reevaluates_only_the_called_instance() {
 fn opening_a_loaded_file_re_evaluates_nothing() {
     let (mut host, log) = host_with_log();
     let root = "module \"a\" {\n  source = \"./a\"\n}\n";
-    let files =
-        vec![("/ws/main.tf".into(), Ok(Arc::from(root))), ("/ws/a/main.tf".into(), Ok(Arc::from(module_text("one"))))];
+    let files = vec![
+        ("/ws/main.tf".into(), Ok(SourceText::from(root))),
+        ("/ws/a/main.tf".into(), Ok(SourceText::from(module_text("one")))),
+    ];
     let dirs = ["/ws", "/ws/a"].iter().map(|d| (d.to_string(), true)).collect();
     host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     host.analysis().diagnostics().unwrap();
@@ -159,9 +165,9 @@ fn opening_a_loaded_file_re_evaluates_nothing() {
 fn the_first_edit_of_a_loaded_file_stops_at_its_module() {
     let (mut host, log) = host_with_log();
     let root = "module \"a\" {\n  source = \"./a\"\n}\nmodule \"b\" {\n  source = \"./b\"\n}\n";
-    let mut files: Vec<(String, Result<Arc<str>, String>)> = vec![("/ws/main.tf".into(), Ok(Arc::from(root)))];
+    let mut files: Vec<(String, Result<SourceText, String>)> = vec![("/ws/main.tf".into(), Ok(SourceText::from(root)))];
     for m in ["a", "b"] {
-        files.push((format!("/ws/{m}/main.tf"), Ok(Arc::from(module_text("one")))));
+        files.push((format!("/ws/{m}/main.tf"), Ok(SourceText::from(module_text("one")))));
     }
     let dirs = ["/ws", "/ws/a", "/ws/b"].iter().map(|d| (d.to_string(), true)).collect();
     host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
@@ -179,7 +185,7 @@ fn the_first_edit_of_a_loaded_file_stops_at_its_module() {
 
     // The tree still sees a call added by an edit (the host copies the changed calls into the tree's input).
     let added = format!("{root}module \"c\" {{\n  source = \"./missing\"\n}}\n");
-    host.apply_change(Change { files: vec![("/ws/main.tf".into(), Ok(Arc::from(added)))], ..Change::default() });
+    host.apply_change(Change { files: vec![("/ws/main.tf".into(), Ok(SourceText::from(added)))], ..Change::default() });
     assert_eq!(host.unloaded_dirs(), ["/ws/missing"]);
 }
 
@@ -191,7 +197,8 @@ fn moving_module_blocks_keeps_the_tree_and_moves_its_findings() {
     let (mut host, log) = host_with_log();
     let root =
         |above: &str, x: &str| format!("{above}module \"gone\" {{\n  x      = {x}\n  source = \"./missing\"\n}}\n");
-    let files: Vec<(String, Result<Arc<str>, String>)> = vec![("/ws/main.tf".into(), Ok(Arc::from(root("", "1"))))];
+    let files: Vec<(String, Result<SourceText, String>)> =
+        vec![("/ws/main.tf".into(), Ok(SourceText::from(root("", "1"))))];
     let dirs = [("/ws", true), ("/ws/missing", false)].iter().map(|(d, e)| (d.to_string(), *e)).collect();
     host.apply_change(Change { files, dirs, read_roots: Some(vec!["/ws".into()]), ..Change::default() });
     let at = |host: &AnalysisHost| {
@@ -222,7 +229,7 @@ fn moving_module_blocks_keeps_the_tree_and_moves_its_findings() {
 #[test]
 fn an_edit_among_many_roots_regathers_only_its_chunks() {
     let (mut host, log) = host_with_log();
-    let files = (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(Arc::from(module_text("one"))))).collect();
+    let files = (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(SourceText::from(module_text("one"))))).collect();
     load_then_touch(&mut host, files, "/ws/r100/main.tf", &module_text("one"));
 
     let edited = module_text("one").replace("tags   = { name = local.name }", "tags   = { name = local.nam }");
@@ -242,9 +249,9 @@ fn an_edit_of_one_call_among_many_rechecks_one_chunk_of_calls() {
     let root = |out: &str| {
         format!("module \"s\" {{\n  source = \"../shared\"\n}}\noutput \"o\" {{\n  value = module.s.{out}\n}}\n")
     };
-    let mut files: Vec<(String, Result<Arc<str>, String>)> =
-        (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(Arc::from(root("id"))))).collect();
-    files.push(("/ws/shared/main.tf".into(), Ok(Arc::from("output \"id\" {\n  value = 1\n}\n"))));
+    let mut files: Vec<(String, Result<SourceText, String>)> =
+        (0..200).map(|i| (format!("/ws/r{i:03}/main.tf"), Ok(SourceText::from(root("id"))))).collect();
+    files.push(("/ws/shared/main.tf".into(), Ok(SourceText::from("output \"id\" {\n  value = 1\n}\n"))));
     load_then_touch(&mut host, files, "/ws/r100/main.tf", &root("id"));
 
     let (after, seen) = edit_logged(&mut host, &log, "/ws/r100/main.tf", root("idd"));

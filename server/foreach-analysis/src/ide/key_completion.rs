@@ -46,6 +46,7 @@ pub(crate) fn instance_key_completions(
     pos: FilePosition,
 ) -> Option<CompletionList> {
     let text = file.text(db);
+    let text: &str = &text;
     let site = key_site(text, usize::from(pos.offset))?;
     let dir = dir_of(db, ws, file)?;
     let m = module(db, dir);

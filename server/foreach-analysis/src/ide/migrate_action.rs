@@ -64,7 +64,7 @@ pub(crate) fn refactors(db: &dyn Db, ws: Workspace, file: FileId, range: TextRan
 mod tests {
     use super::super::test_fixture::{Fixture, apply};
     use crate::host::Change;
-    use std::sync::Arc;
+    use crate::source_text::SourceText;
 
     const TEXT: &str = "provider \"aws\" {\n  alias  = \"use1\"\n  region = \"us-east-1\"\n}\n\nprovider \"aws\" {\n  alias  = \"euw1\"\n  region = \"eu-west-1\"\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.euw1\n}\n";
 
@@ -80,7 +80,7 @@ mod tests {
         assert!(fixed.contains("for_each = local.by_region"), "{fixed}");
         assert!(fixed.contains("provider = aws.by_region[\"euw1\"]"), "{fixed}");
         f.host.apply_change(Change {
-            files: vec![("/ws/main.tf".to_string(), Ok(Arc::from(fixed.as_str())))],
+            files: vec![("/ws/main.tf".to_string(), Ok(SourceText::from(fixed.as_str())))],
             ..Change::default()
         });
         assert!(f.host.analysis().diagnostics().unwrap().is_empty());
@@ -109,7 +109,7 @@ mod tests {
         assert!(fixed.contains("to   = aws_s3_bucket.logs[\"euw1\"]"), "{fixed}");
         assert!(fixed.contains("value = aws_s3_bucket.logs[\"euw1\"].id"), "{fixed}");
         f.host.apply_change(Change {
-            files: vec![("/ws/main.tf".to_string(), Ok(Arc::from(fixed.as_str())))],
+            files: vec![("/ws/main.tf".to_string(), Ok(SourceText::from(fixed.as_str())))],
             ..Change::default()
         });
         assert!(f.host.analysis().diagnostics().unwrap().is_empty());
@@ -144,8 +144,8 @@ mod tests {
         assert!(other.contains("provider = aws.by_region[\"use1\"]"), "{other}");
         f.host.apply_change(Change {
             files: vec![
-                ("/ws/main.tofu".to_string(), Ok(Arc::from(tofu.as_str()))),
-                ("/ws/other.tofu".to_string(), Ok(Arc::from(other.as_str()))),
+                ("/ws/main.tofu".to_string(), Ok(SourceText::from(tofu.as_str()))),
+                ("/ws/other.tofu".to_string(), Ok(SourceText::from(other.as_str()))),
             ],
             ..Change::default()
         });
@@ -174,8 +174,8 @@ mod tests {
         assert!(over.contains("value = aws_s3_bucket.logs[\"euw1\"].id"), "{over}");
         f.host.apply_change(Change {
             files: vec![
-                ("/ws/main.tf".to_string(), Ok(Arc::from(main.as_str()))),
-                ("/ws/main_override.tf".to_string(), Ok(Arc::from(over.as_str()))),
+                ("/ws/main.tf".to_string(), Ok(SourceText::from(main.as_str()))),
+                ("/ws/main_override.tf".to_string(), Ok(SourceText::from(over.as_str()))),
             ],
             ..Change::default()
         });

@@ -114,7 +114,7 @@ impl Analysis {
     }
 
     pub fn file_text(&self, file: FileId) -> Cancellable<Option<Arc<str>>> {
-        self.with(|db, ws| source_file(db, ws, file).map(|f| f.text(db).clone()))
+        self.with(|db, ws| source_file(db, ws, file).map(|f| f.text(db)))
     }
 
     /// The line index of a file's current text (memoised per text).
@@ -169,7 +169,7 @@ impl Analysis {
     pub fn signature_help(&self, pos: FilePosition) -> Cancellable<Option<SignatureHelp>> {
         self.with(|db, ws| {
             let file = source_file(db, ws, pos.file)?;
-            signature_help::signature_help(file.text(db), pos.offset)
+            signature_help::signature_help(&file.text(db), pos.offset)
         })
     }
 
@@ -220,7 +220,7 @@ impl Analysis {
 
 #[salsa::tracked(returns(clone))]
 fn line_index(db: &dyn Db, file: SourceFile) -> Arc<LineIndex> {
-    Arc::new(LineIndex::new(file.text(db)))
+    Arc::new(LineIndex::new(&file.text(db)))
 }
 
 /// File ids by path (rebuilt only when the set of files changes).

@@ -83,6 +83,7 @@ pub(crate) fn symbol_at(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option
     let file = source_file(db, ws, pos.file)?;
     let dir = dir_of(db, ws, file)?;
     let text = file.text(db);
+    let text: &str = &text;
     if is_tfvars(file.file_name(db)) {
         let parsed = parse(db, file);
         let a = parsed.body.attributes().find(|a| touches(a.key.range, pos.offset))?;
@@ -250,6 +251,7 @@ fn refs_in_dir(
 ) {
     for f in config_files(db, dir) {
         let text = f.text(db);
+        let text: &str = &text;
         let parsed = parse(db, f);
         walk(&parsed.body, &mut |expr| {
             for r in references(expr, &[]) {
@@ -324,6 +326,6 @@ fn label_inner(text: &str, range: TextRange) -> TextRange {
 }
 
 fn label_location(db: &dyn Db, ws: Workspace, file: FileId, range: TextRange) -> FileRange {
-    let inner = source_file(db, ws, file).map_or(range, |f| label_inner(f.text(db), range));
+    let inner = source_file(db, ws, file).map_or(range, |f| label_inner(&f.text(db), range));
     FileRange::new(file, inner)
 }

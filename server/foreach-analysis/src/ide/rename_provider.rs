@@ -277,6 +277,7 @@ fn test_file_sites(
     sites: &mut Vec<FileRange>,
 ) -> Result<(), String> {
     let text = f.text(db);
+    let text: &str = &text;
     let written = format!("{name}.{alias}");
     let count = text
         .match_indices(&written)

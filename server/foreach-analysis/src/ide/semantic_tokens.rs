@@ -116,7 +116,7 @@ pub(crate) fn semantic_tokens(
         return Vec::new();
     }
     let parsed = parse(db, f);
-    let mut out = tokens(f.text(db), &parsed.body);
+    let mut out = tokens(&f.text(db), &parsed.body);
     if let Some(r) = range {
         out.retain(|t| t.range.start() < r.end() && r.start() < t.range.end());
     }

@@ -1,12 +1,11 @@
 //! Test helper: a workspace from one string. `$0` marks the cursor; `#- /path.tf` starts another file (paths are
 //! relative to the workspace root `/ws`). Without a header, the text is `/ws/main.tf`.
 
-use std::sync::Arc;
-
 use foreach_syntax::TextSize;
 
 use crate::base::FileId;
 use crate::host::{AnalysisHost, Change};
+use crate::source_text::SourceText;
 
 use super::FilePosition;
 
@@ -40,7 +39,7 @@ impl Fixture {
         }
         let mut host = AnalysisHost::new();
         host.apply_change(Change {
-            files: files.iter().map(|(p, t)| (p.clone(), Ok(Arc::from(t.as_str())))).collect(),
+            files: files.iter().map(|(p, t)| (p.clone(), Ok(SourceText::from(t.as_str())))).collect(),
             read_roots: Some(vec!["/ws".to_string()]),
             ..Change::default()
         });

@@ -57,8 +57,8 @@ pub(super) fn evaluate(
     }
 }
 
-fn source(db: &dyn Db, file: SourceFile, range: foreach_syntax::TextRange) -> &str {
-    file.text(db).get(usize::from(range.start())..usize::from(range.end())).unwrap_or("")
+fn source(db: &dyn Db, file: SourceFile, range: foreach_syntax::TextRange) -> String {
+    file.text(db).get(usize::from(range.start())..usize::from(range.end())).unwrap_or("").to_string()
 }
 
 /// Text compared without its spacing, so that `a = 1` and `a  =  1` count as the same.
@@ -93,11 +93,8 @@ fn merge(
     let mut items = Vec::new();
     for name in names {
         let attrs: Vec<Option<&Attribute>> = bodies.iter().map(|(_, b)| b.attribute(name)).collect();
-        let texts: Vec<Option<String>> = bodies
-            .iter()
-            .zip(&attrs)
-            .map(|((c, _), a)| a.map(|a| source(db, c.file, a.value.range).to_string()))
-            .collect();
+        let texts: Vec<Option<String>> =
+            bodies.iter().zip(&attrs).map(|((c, _), a)| a.map(|a| source(db, c.file, a.value.range))).collect();
         let same = || Item::SameArg { name: name.to_string(), text: texts[0].clone().unwrap_or_default() };
         if texts.iter().all(|t| t.is_some())
             && texts.iter().all(|t| squeezed(t.as_deref().unwrap_or("")) == squeezed(texts[0].as_deref().unwrap_or("")))
@@ -129,11 +126,13 @@ fn merge(
         let texts: Vec<String> = bodies
             .iter()
             .zip(&blocks)
-            .map(|((c, _), bs)| bs.iter().map(|b| squeezed(source(db, c.file, b.range))).collect::<Vec<_>>().join("\n"))
+            .map(|((c, _), bs)| {
+                bs.iter().map(|b| squeezed(&source(db, c.file, b.range))).collect::<Vec<_>>().join("\n")
+            })
             .collect();
         if texts.iter().all(|t| *t == texts[0]) {
             for b in &blocks[0] {
-                items.push(Item::Same(source(db, bodies[0].0.file, b.range).to_string()));
+                items.push(Item::Same(source(db, bodies[0].0.file, b.range)));
             }
             continue;
         }

@@ -111,6 +111,7 @@ pub fn block_values(db: &dyn Db, ws: Workspace, dir: &str) -> (BTreeMap<String, 
     let mut blocks: Declared<'_> = Vec::new();
     for (f, p) in &files {
         let text = f.text(db);
+        let text: &str = &text;
         for block in p.body.blocks() {
             let address = match (block.ident.name.as_str(), block.label(0), block.label(1)) {
                 ("resource", Some(t), Some(n)) => format!("{t}.{n}"),

@@ -59,6 +59,7 @@ pub(super) fn plan(
     let mut overrides: Vec<(Kind, String, String, String)> = Vec::new();
     for (f, p) in parsed {
         let text = f.text(db);
+        let text: &str = &text;
         for l in p.body.blocks_named("locals") {
             locals.extend(l.body.attributes().map(|a| a.key.name.to_string()));
         }
@@ -97,7 +98,7 @@ pub(super) fn plan(
     let mut active = Vec::new();
     for g in groups {
         let first = &g.copies[0];
-        let at = format!("{}:{}", first.file.path(db), line_of(first.file.text(db), first.block.range.start()));
+        let at = format!("{}:{}", first.file.path(db), line_of(&first.file.text(db), first.block.range.start()));
         let keys: Vec<&str> = g.copies.iter().map(|c| c.key.as_str()).collect();
         let overridden = (0..g.copies.len()).find_map(|i| {
             let name = g.copies[i].block.label(if g.kind == Kind::Module { 0 } else { 1 }).unwrap_or_default();
@@ -165,7 +166,7 @@ pub(super) fn plan(
                 out.left_alone.push(format!(
                     "{}:{}: the copies of `{}` are not merged: {e}",
                     first.file.path(db),
-                    line_of(first.file.text(db), first.block.range.start()),
+                    line_of(&first.file.text(db), first.block.range.start()),
                     g.address()
                 ));
             }
@@ -191,6 +192,7 @@ pub(super) fn plan(
     // References elsewhere in the module.
     for (f, p) in parsed {
         let text = f.text(db);
+        let text: &str = &text;
         if f.kind(db).is_json() {
             if renames.iter().any(|r| mentions_address(text, r)) {
                 out.refusals.push(format!(
@@ -219,7 +221,7 @@ pub(super) fn plan(
         }
     }
     for f in test_files {
-        if renames.iter().any(|r| mentions_address(f.text(db), r)) {
+        if renames.iter().any(|r| mentions_address(&f.text(db), r)) {
             out.left_alone.push(format!(
                 "{}: test files are not rewritten; check its references to the merged blocks by hand",
                 f.path(db)
@@ -237,7 +239,7 @@ fn cycle(db: &dyn Db, groups: &[Group<'_>]) -> Option<(usize, usize)> {
         let targets = renames_of(&groups[j]);
         groups[i].copies.iter().any(|c| {
             let (mut edits, mut errors) = (Vec::new(), Vec::new());
-            rewrite_body(c.file.text(db), &c.block.body, &targets, &mut edits, &mut errors);
+            rewrite_body(&c.file.text(db), &c.block.body, &targets, &mut edits, &mut errors);
             !edits.is_empty() || !errors.is_empty()
         })
     };

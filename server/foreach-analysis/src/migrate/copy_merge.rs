@@ -63,8 +63,9 @@ pub(super) struct Target<'a> {
 /// The text that replaces the first copy: the local map (when one is needed), the merged block and, for resources
 /// and module calls, one `moved` block per copy. `\n` line breaks.
 pub(super) fn merge(db: &dyn Db, group: &Group<'_>, renames: &[Rename], target: Target<'_>) -> Result<String, String> {
+    let texts: Vec<std::sync::Arc<str>> = group.copies.iter().map(|c| c.file.text(db)).collect();
     let mut walk = Walk {
-        texts: group.copies.iter().map(|c| &**c.file.text(db)).collect(),
+        texts: texts.iter().map(|t| &**t).collect(),
         keys: group.copies.iter().map(|c| c.key.as_str()).collect(),
         kind: group.kind,
         renames,

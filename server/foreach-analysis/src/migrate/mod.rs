@@ -108,6 +108,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         let p = parse(db, f);
         if let Some(e) = p.errors.first() {
             let text = f.text(db);
+            let text: &str = &text;
             refusals.push(format!(
                 "{path}:{}: syntax error: {}; fix it first (a file with errors may hide references)",
                 line_of(text, e.range.start()),
@@ -123,6 +124,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     let mut configs: Vec<Config> = Vec::new();
     for (f, p) in &parsed {
         let text = f.text(db);
+        let text: &str = &text;
         for block in p.body.blocks_named("provider").filter(|b| b.label(0) == Some(provider)) {
             let Some(alias_attr) = block.body.attribute("alias") else {
                 left_alone.push(format!(
@@ -193,7 +195,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     // References in JSON and test files are left to the user: refuse when a JSON file of the module names an old
     // alias (the configuration would no longer be valid), list test files.
     for (f, _) in &parsed {
-        if f.kind(db).is_json() && old.iter().any(|a| mentions(f.text(db), provider, a)) {
+        if f.kind(db).is_json() && old.iter().any(|a| mentions(&f.text(db), provider, a)) {
             refusals.push(format!(
                 "{}: refers to an aliased `{provider}` configuration in JSON, which migrate does not edit",
                 f.path(db)
@@ -201,7 +203,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         }
     }
     for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_test()) {
-        if old.iter().any(|a| mentions(f.text(db), provider, a)) {
+        if old.iter().any(|a| mentions(&f.text(db), provider, a)) {
             left_alone.push(format!(
                 "{}: test files are not rewritten (their `provider` and `run` blocks are their own); check its \
                  `{provider}.<alias>` references by hand",
@@ -278,7 +280,8 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     // Edits, per file.
     let mut changes: Vec<FileChange> = Vec::new();
     let mut push = |file: SourceFile, range: TextRange, new_text: String| {
-        let text = file.text(db);
+        let original = file.text(db);
+        let text: &str = &original;
         let new_text = if uses_crlf(text) { to_crlf(&new_text) } else { new_text };
         let edit = TextEdit { location: FileRange::new(file.id(db), range), new_text };
         match changes.iter_mut().find(|c| c.file == file.id(db)) {
@@ -286,7 +289,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
             None => changes.push(FileChange {
                 file: file.id(db),
                 path: file.path(db).clone(),
-                original: text.clone(),
+                original: original.clone(),
                 edits: vec![edit],
             }),
         }
@@ -303,12 +306,12 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         }
     }
     for (file, block, what) in removed {
-        let (range, comment) = removal_range(file.text(db), block);
+        let (range, comment) = removal_range(&file.text(db), block);
         if comment {
             notes.push(format!(
                 "{}:{}: the comment above {what} is removed with its block",
                 file.path(db),
-                line_of(file.text(db), range.start()),
+                line_of(&file.text(db), range.start()),
             ));
         }
         push(file, range, String::new());
@@ -380,7 +383,7 @@ fn eval_static(
             "{}:{}: {origin} is not known statically ({}; {}): a provider's for_each is evaluated before \
              anything is planned, so every value it holds must come from variables, locals and literals",
             file.path(db),
-            line_of(file.text(db), expr.range.start()),
+            line_of(&file.text(db), expr.range.start()),
             r.explanation(),
             r.chain_text(&origin)
         )),

@@ -171,7 +171,7 @@ impl Files {
         let mut by_id = HashMap::new();
         for dir in dirs {
             for f in dir.files(db).iter().filter(|f| f.kind(db).is_config() && !f.kind(db).is_json()) {
-                by_id.insert(f.id(db), (*f, f.text(db).clone(), parse(db, *f)));
+                by_id.insert(f.id(db), (*f, f.text(db), parse(db, *f)));
             }
         }
         Files { by_id }

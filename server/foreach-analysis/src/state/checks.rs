@@ -115,7 +115,7 @@ fn check_root(
         }
     }
     let files = file_index(db, ws);
-    let text_of = |file: crate::FileId| files.get(&file).map(|f| f.text(db).clone());
+    let text_of = |file: crate::FileId| files.get(&file).map(|f| f.text(db));
     for ((path, ty, alias), providers) in configs {
         let node = match find_node(db, tree, root, path.iter().map(SmolStr::as_str)) {
             Found::Node(id) => id,

@@ -11,11 +11,10 @@
 //! guarantee that are listed in [`EXEMPT`] with the reason, never skipped silently.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
 
 use foreach_analysis::fixes::apply_edits;
 use foreach_analysis::ide::Assist;
-use foreach_analysis::{AnalysisHost, Change, Code, Diagnostic, FileId, Severity, TextEdit};
+use foreach_analysis::{AnalysisHost, Change, Code, Diagnostic, FileId, Severity, SourceText, TextEdit};
 use foreach_syntax::{TextRange, TextSize};
 
 /// Fixes (by code and the start of their title) that legitimately leave the finding in place, and why. None today:
@@ -49,7 +48,7 @@ pub fn check(host: &mut AnalysisHost, disabled: &[String]) -> (usize, Vec<String
 fn round_trip(
     host: &mut AnalysisHost,
     before: &[Diagnostic],
-    files: &HashMap<FileId, (String, Arc<str>)>,
+    files: &HashMap<FileId, (String, SourceText)>,
     syntax_before: &HashMap<FileId, usize>,
     d: &Diagnostic,
     a: &Assist,
@@ -64,14 +63,15 @@ fn round_trip(
     let mut changed = Vec::new();
     for (file, edits) in &by_file {
         let (path, text) = files.get(file).ok_or("an edit in a file the analysis does not know")?;
-        let applied = apply_edits(text, edits);
+        let text = text.text();
+        let applied = apply_edits(&text, edits);
         if applied.skipped > 0 {
             return Err(format!("{} of its edits do not apply", applied.skipped));
         }
-        if lone_line_feeds(text) == 0 && text.contains("\r\n") && lone_line_feeds(&applied.text) > 0 {
+        if lone_line_feeds(&text) == 0 && text.contains("\r\n") && lone_line_feeds(&applied.text) > 0 {
             return Err(format!("{path} ends its lines with CRLF, the fix writes LF: {:?}", a.edits));
         }
-        changed.push((path.clone(), Ok(Arc::from(applied.text.as_str()))));
+        changed.push((path.clone(), Ok(SourceText::from(applied.text.as_str()))));
     }
     host.apply_change(Change { files: changed, ..Change::default() });
     let after = host.diagnostics();

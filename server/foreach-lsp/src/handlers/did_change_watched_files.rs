@@ -43,7 +43,7 @@ pub async fn run(state: &Arc<State>, p: DidChangeWatchedFilesParams) {
             if deleted || !std::path::Path::new(&path).is_file() {
                 change.removed_files.push(path);
             } else {
-                let text = foreach_load::read_text(path.as_ref());
+                let text = foreach_load::read_source(path.as_ref());
                 change.files.push((path, text));
             }
         }

@@ -19,7 +19,7 @@ pub async fn run(state: &Arc<State>, p: DidCloseTextDocumentParams) {
             host.versions.remove(&path);
             let mut change = Change::default();
             match std::fs::metadata(&path) {
-                Ok(m) if m.is_file() => change.files.push((path.clone(), foreach_load::read_text(path.as_ref()))),
+                Ok(m) if m.is_file() => change.files.push((path.clone(), foreach_load::read_source(path.as_ref()))),
                 _ => change.removed_files.push(path),
             }
             change
