@@ -64,6 +64,11 @@ impl SourceText {
         self.len() == 0
     }
 
+    /// Whether the text is kept compressed (what the loader's tests check: the memory saving is its purpose).
+    pub fn is_compressed(&self) -> bool {
+        matches!(self.0, Repr::Compressed { .. })
+    }
+
     /// Whether this is `text`: compares the bytes, whichever way each is kept.
     pub fn is(&self, text: &SourceText) -> bool {
         self == text || (self.len() == text.len() && self.text() == text.text())

@@ -556,3 +556,32 @@ impl foreach_analysis::eval::scope::FileReader for DiskReader {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Texts read from disk are kept compressed, read back byte for byte, and a file that cannot be read as text is
+    /// still a read error (not a compressed empty text).
+    #[test]
+    fn texts_read_from_disk_are_kept_compressed() {
+        let dir = tempfile::tempdir().unwrap();
+        let block = "resource \"aws_s3_bucket\" \"b\" {\n  for_each = toset([\"eu-west-1\", \"us-east-1\"])\n  bucket   = \"b-${each.key}\"\n}\n";
+        let text = format!("# \u{e9}t\u{e9}\r\n{}", block.repeat(50));
+        let path = dir.path().join("main.tf");
+        std::fs::write(&path, &text).unwrap();
+        let binary = dir.path().join("binary.tf");
+        std::fs::write(&binary, b"resource \0").unwrap();
+
+        let source = read_source(&path).unwrap();
+        assert!(source.is_compressed(), "{source:?}");
+        assert_eq!(source.len(), text.len());
+        assert_eq!(&*source.text(), text.as_str());
+        assert!(read_source(&binary).unwrap_err().contains("NUL bytes"));
+
+        let change = read_files(&[path.clone(), binary]);
+        let kept: Vec<bool> =
+            change.files.iter().map(|(_, t)| t.as_ref().is_ok_and(SourceText::is_compressed)).collect();
+        assert_eq!(kept, [true, false]);
+    }
+}
