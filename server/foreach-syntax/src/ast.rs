@@ -181,8 +181,9 @@ pub struct ObjectItem {
 pub enum ObjectKey {
     /// A bare identifier key: `{ foo = 1 }` (a string "foo", never a variable).
     Ident(Ident),
-    /// Any other key expression: `{ "foo" = 1 }`, `{ (var.k) = 1 }`.
-    Expr(Expr),
+    /// Any other key expression: `{ "foo" = 1 }`, `{ (var.k) = 1 }`. Boxed: inline, it made every object item 96
+    /// bytes instead of 80, identifier keys included; on the dev corpus the box saves 1-1.5 MB of a `check`'s peak.
+    Expr(Box<Expr>),
 }
 
 impl ObjectKey {

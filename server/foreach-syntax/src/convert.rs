@@ -159,7 +159,7 @@ impl<'a> Converter<'a> {
             Expression::Object(o) => ExprKind::Object(exact(o.into_iter().map(|(k, v)| {
                 let key = match k {
                     hx::ObjectKey::Ident(i) => ObjectKey::Ident(self.ident(i)),
-                    hx::ObjectKey::Expression(e) => ObjectKey::Expr(self.expr(e)),
+                    hx::ObjectKey::Expression(e) => ObjectKey::Expr(Box::new(self.expr(e))),
                 };
                 ObjectItem { key, value: self.expr(v.into_expr()) }
             }))),

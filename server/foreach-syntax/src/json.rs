@@ -225,7 +225,7 @@ impl Reader<'_> {
         // `{"aws": "aws.west"}` in a module's `providers` reads like native `{ aws = aws.west }`.
         match key.kind {
             ExprKind::Variable(ident) => ObjectKey::Ident(ident),
-            _ => ObjectKey::Expr(key),
+            _ => ObjectKey::Expr(Box::new(key)),
         }
     }
 

@@ -181,7 +181,7 @@ fn tuples_and_objects() {
     assert_eq!(slice(src, obj[0].key.range()), "k");
     assert!(matches!(&obj[1].key, ObjectKey::Expr(e) if e.as_string_literal().as_deref() == Some("q")));
     assert_eq!(slice(src, obj[1].key.range()), "\"q\"");
-    assert!(matches!(&obj[2].key, ObjectKey::Expr(Expr { kind: ExprKind::Parenthesis(_), .. })));
+    assert!(matches!(&obj[2].key, ObjectKey::Expr(e) if matches!(e.kind, ExprKind::Parenthesis(_))));
     assert_eq!(slice(src, obj[2].key.range()), "(var.x)");
     assert_eq!(slice(src, obj[3].value.range), "4");
 }
