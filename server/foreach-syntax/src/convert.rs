@@ -235,7 +235,7 @@ impl<'a> Converter<'a> {
             hx::TraversalOperator::AttrSplat(_) => TraversalOp::AttrSplat,
             hx::TraversalOperator::FullSplat(_) => TraversalOp::FullSplat,
             hx::TraversalOperator::GetAttr(i) => TraversalOp::GetAttr(self.ident(i)),
-            hx::TraversalOperator::Index(e) => TraversalOp::Index(self.expr(e)),
+            hx::TraversalOperator::Index(e) => TraversalOp::Index(Box::new(self.expr(e))),
             hx::TraversalOperator::LegacyIndex(i) => TraversalOp::LegacyIndex(*i.value()),
         };
         TraversalStep { op, range }
@@ -291,7 +291,9 @@ impl<'a> Converter<'a> {
                     }
                     parts.push(TemplatePart::Literal { value: value.into(), range });
                 }
-                Element::Interpolation(interp) => parts.push(TemplatePart::Interpolation(self.expr(interp.expr))),
+                Element::Interpolation(interp) => {
+                    parts.push(TemplatePart::Interpolation(Box::new(self.expr(interp.expr))))
+                }
                 Element::Directive(directive) => parts.push(self.directive(*directive, lines)),
             }
         }

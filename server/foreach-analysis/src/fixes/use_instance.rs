@@ -97,7 +97,7 @@ mod tests {
                     if let TraversalOp::Index(k) = &s.op
                         && k.as_string_literal().as_deref() == Some(old)
                     {
-                        *out = Some(k.clone());
+                        *out = Some((**k).clone());
                     }
                 }
             }

@@ -144,7 +144,7 @@ fn children(e: &Expr) -> Vec<&Expr> {
         ExprKind::Traversal { base, steps } => {
             v.push(base);
             v.extend(steps.iter().filter_map(|s| match &s.op {
-                TraversalOp::Index(i) => Some(i),
+                TraversalOp::Index(i) => Some(&**i),
                 _ => None,
             }));
         }

@@ -170,7 +170,7 @@ pub fn parse_provider_ref(file: FileId, expr: &Expr, site: RefSite) -> (Option<P
             match rest {
                 [] => {}
                 [key] => match &key.op {
-                    TraversalOp::Index(k) => r.key = Some(k.clone()),
+                    TraversalOp::Index(k) => r.key = Some((**k).clone()),
                     _ => {
                         return (
                             None,
