@@ -6,6 +6,8 @@
 //! hcl-edit leaves to its printer: template strip markers (`~`) are applied to the neighbouring literals here.
 //! It must not decide anything about errors or recovery.
 
+use std::cell::RefCell;
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -29,17 +31,38 @@ pub(crate) struct Converter<'a> {
     /// When set, every node gets this range: used for text that was unescaped before parsing (a JSON string with
     /// escapes), whose offsets no longer match the original text.
     fixed: Option<TextRange>,
+    /// The strings too long to store inline in a `SmolStr`, so that each is allocated once per file however often
+    /// it is written: a generated module names each of its 6,000 variables in a declaration, a reference and an
+    /// object key, and summaries keep those names for the whole session.
+    long_strings: RefCell<HashSet<SmolStr>>,
 }
+
+/// The longest string a `SmolStr` stores inline (without allocating).
+const INLINE_LEN: usize = 23;
 
 impl<'a> Converter<'a> {
     pub(crate) fn new(src: &'a str, base: usize) -> Self {
         // Texts above 4 GiB cannot be addressed by `TextSize`; callers reject them before parsing.
-        Converter { src, base: u32::try_from(base).unwrap_or(u32::MAX), fixed: None }
+        Converter { src, base: u32::try_from(base).unwrap_or(u32::MAX), fixed: None, long_strings: RefCell::default() }
     }
 
     /// A converter for `src` that is not a slice of the original text: every node gets `range`.
     pub(crate) fn with_fixed_range(src: &'a str, range: TextRange) -> Self {
-        Converter { src, base: u32::from(range.start()), fixed: Some(range) }
+        Converter { src, base: u32::from(range.start()), fixed: Some(range), long_strings: RefCell::default() }
+    }
+
+    /// `text` as a `SmolStr`, sharing the allocation of an equal long string converted before.
+    fn string(&self, text: &str) -> SmolStr {
+        if text.len() <= INLINE_LEN {
+            return SmolStr::new(text);
+        }
+        let mut seen = self.long_strings.borrow_mut();
+        if let Some(shared) = seen.get(text) {
+            return shared.clone();
+        }
+        let string = SmolStr::new(text);
+        seen.insert(string.clone());
+        string
     }
 
     /// Maps a span of the parsed slice to a range in the original text. hcl-edit sets spans on every node it
@@ -117,14 +140,14 @@ impl<'a> Converter<'a> {
         let span = label.span();
         let range = self.range(span, self.start());
         match label {
-            hs::BlockLabel::String(s) => BlockLabel { value: s.into_value().into(), quoted: true, range },
-            hs::BlockLabel::Ident(i) => BlockLabel { value: SmolStr::new(i.as_str()), quoted: false, range },
+            hs::BlockLabel::String(s) => BlockLabel { value: self.string(s.value()), quoted: true, range },
+            hs::BlockLabel::Ident(i) => BlockLabel { value: self.string(i.as_str()), quoted: false, range },
         }
     }
 
     fn ident(&self, ident: hcl_edit::Decorated<hcl_edit::Ident>) -> Ident {
         let range = self.range(ident.span(), self.start());
-        Ident { name: SmolStr::new(ident.as_str()), range }
+        Ident { name: self.string(ident.as_str()), range }
     }
 
     pub(crate) fn expr(&self, expr: Expression) -> Expr {
@@ -139,7 +162,7 @@ impl<'a> Converter<'a> {
                 let start = (range.start() + TextSize::from(1)).min(range.end());
                 let end = range.end().checked_sub(TextSize::from(1)).unwrap_or(range.end()).max(start);
                 let inner = TextRange::new(start, end);
-                let parts = vec![TemplatePart::Literal { value: s.into_value().into(), range: inner }];
+                let parts = vec![TemplatePart::Literal { value: self.string(s.value()), range: inner }];
                 ExprKind::Template(Template { parts, kind: TemplateKind::Quoted })
             }
             Expression::StringTemplate(t) => {
@@ -289,7 +312,7 @@ impl<'a> Converter<'a> {
                     if trim_start {
                         strip_after(&mut value, lines);
                     }
-                    parts.push(TemplatePart::Literal { value: value.into(), range });
+                    parts.push(TemplatePart::Literal { value: self.string(&value), range });
                 }
                 Element::Interpolation(interp) => {
                     parts.push(TemplatePart::Interpolation(Box::new(self.expr(interp.expr))))

@@ -392,3 +392,32 @@ fn indented_heredocs_match_terraform() {
         assert_eq!(render(template(&value(&src)), &["1", "2"], ""), expected, "{body:?}");
     }
 }
+
+/// A long name or string written several times in a file is allocated once: a label, a reference's attribute, an
+/// object key and a literal share one string. Short ones are stored inline, and equal texts in different files are
+/// not shared (each parse has its own strings).
+#[test]
+fn long_strings_of_a_file_share_one_allocation() {
+    let name = "awscloudmap_discoverinstances_operation_per_account_steady_rate";
+    let src = format!(
+        "variable \"{name}\" {{}}\nlocals {{\n  q = {{\n    {name} = var.{name}\n    code = \"{name}\"\n    short = \"short\"\n  }}\n}}\n"
+    );
+    let first = parse(&src, FileKind::Tf);
+    assert!(first.errors.is_empty(), "{:?}", first.errors);
+    let mut blocks = first.body.blocks();
+    let label = &blocks.next().unwrap().labels[0].value;
+    let locals = blocks.next().unwrap();
+    let ExprKind::Object(items) = &locals.body.attributes().next().unwrap().value.kind else { panic!("not an object") };
+    let ObjectKey::Ident(key) = &items[0].key else { panic!("not an identifier key") };
+    let ExprKind::Traversal { steps, .. } = &items[0].value.kind else { panic!("not a traversal") };
+    let TraversalOp::GetAttr(attr) = &steps[0].op else { panic!("not an attribute step") };
+    let (code, _) = literal(&template(&items[1].value).parts[0]);
+    let TemplatePart::Literal { value: short, .. } = &template(&items[2].value).parts[0] else { panic!("no literal") };
+    assert!(label.is_heap_allocated() && !short.is_heap_allocated());
+    for other in [key.name.as_str(), attr.name.as_str(), code] {
+        assert_eq!(other, name);
+        assert_eq!(other.as_ptr(), label.as_ptr(), "`{other}` is a copy, not the label's string");
+    }
+    let again = parse(&src, FileKind::Tf);
+    assert_ne!(again.body.blocks().next().unwrap().labels[0].value.as_ptr(), label.as_ptr());
+}
