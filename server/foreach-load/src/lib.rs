@@ -438,8 +438,9 @@ fn read_files(paths: &[PathBuf]) -> Change {
     Change { files, ..Change::default() }
 }
 
-/// Reads a file's text and keeps it compressed: once parsed and summarised, the analysis reads it again only for a
-/// finding or a fix (an editor's open documents replace theirs with the editor's text, kept as it is).
+/// Reads a file's text and keeps it compressed: once the file is parsed and summarised, the analysis reads its text
+/// again only to look for suppression comments and to quote it in a finding or a fix (an editor's open documents
+/// replace theirs with the editor's text, kept as it is).
 pub fn read_source(path: &Path) -> Result<SourceText, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read this file: {e}"))?;
     if meta.len() > MAX_FILE_BYTES {

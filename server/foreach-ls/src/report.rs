@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use foreach_analysis::{FileId, FileRange, Severity};
 use foreach_load::environments::Finding;
+use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 
 use crate::fix::FileTable;
-use foreach_syntax::{ColumnEncoding, LineIndex, TextSize};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pos {
