@@ -249,7 +249,7 @@ impl AnalysisHost {
         }
         for dir in dirs {
             let calls = module_calls(&self.db, dir);
-            let shape = call_shape(&self.db, dir, &calls);
+            let shape = call_shape(&calls);
             let path = dir.path(&self.db).clone();
             // Only moved (a keystroke above a `module` block): the tree would be the same, and its findings are
             // moved to where the calls are now by `tree_locations`.
@@ -470,25 +470,20 @@ impl AnalysisHost {
     }
 }
 
-/// A fingerprint of what the module tree reads of a directory's calls (`tree.rs`): their names, files and the text
-/// of their `source` and `version`. Equal fingerprints mean the same tree; only the places of its findings may
+/// A fingerprint of what the module tree reads of a directory's calls (`tree.rs`): their names, files and the
+/// literal values of their `source` and `version`. Equal fingerprints mean the same tree; only the places of its findings may
 /// differ, which `tree_locations.rs` takes from the current calls. `None` when a `source` or `version` is not a
 /// literal (the tree evaluates it in the module as it is now, so its findings may point outside the call) or is
 /// written in another file than its block (an override file).
-fn call_shape(db: &dyn Db, dir: ModuleDir, calls: &[Arc<crate::model::items::ModuleCall>]) -> Option<u64> {
+fn call_shape(calls: &[Arc<crate::model::items::ModuleCall>]) -> Option<u64> {
     use std::hash::{Hash, Hasher};
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     for call in calls {
-        let file = dir.files(db).iter().find(|f| f.id(db) == call.site.file)?;
-        let text = file.text(db);
-        let text: &str = &text;
         call.site.file.hash(&mut hasher);
         call.name.hash(&mut hasher);
         for arg in [&call.source, &call.version] {
             match arg {
-                Some(a) if a.file == call.site.file && a.expr.as_string_literal().is_some() => {
-                    text.get(std::ops::Range::<usize>::from(a.range))?.hash(&mut hasher)
-                }
+                Some(a) if a.file == call.site.file => a.expr.as_string_literal()?.hash(&mut hasher),
                 Some(_) => return None,
                 None => 0u8.hash(&mut hasher),
             }
