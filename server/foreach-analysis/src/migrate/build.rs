@@ -1,6 +1,8 @@
 //! Merging the old blocks' arguments: which stay in the new block as they are, which move into the `locals` map
 //! (one entry per old alias), and rendering both blocks.
 
+use std::sync::Arc;
+
 use foreach_syntax::ast::{Attribute, Block, Body};
 
 use super::eval_static;
@@ -11,6 +13,9 @@ use crate::eval::ModuleScope;
 #[derive(Debug, Clone)]
 pub struct Config {
     pub file: SourceFile,
+    /// The file's text, read once: the merge slices many arguments out of it, and a file read from disk is kept
+    /// compressed.
+    pub text: Arc<str>,
     pub block: Block,
     pub alias: String,
 }
@@ -57,8 +62,8 @@ pub(super) fn evaluate(
     }
 }
 
-fn source(db: &dyn Db, file: SourceFile, range: foreach_syntax::TextRange) -> String {
-    file.text(db).get(usize::from(range.start())..usize::from(range.end())).unwrap_or("").to_string()
+fn source(config: &Config, range: foreach_syntax::TextRange) -> &str {
+    config.text.get(usize::from(range.start())..usize::from(range.end())).unwrap_or("")
 }
 
 /// Text compared without its spacing, so that `a = 1` and `a  =  1` count as the same.
@@ -94,7 +99,7 @@ fn merge(
     for name in names {
         let attrs: Vec<Option<&Attribute>> = bodies.iter().map(|(_, b)| b.attribute(name)).collect();
         let texts: Vec<Option<String>> =
-            bodies.iter().zip(&attrs).map(|((c, _), a)| a.map(|a| source(db, c.file, a.value.range))).collect();
+            bodies.iter().zip(&attrs).map(|((c, _), a)| a.map(|a| source(c, a.value.range).to_string())).collect();
         let same = || Item::SameArg { name: name.to_string(), text: texts[0].clone().unwrap_or_default() };
         if texts.iter().all(|t| t.is_some())
             && texts.iter().all(|t| squeezed(t.as_deref().unwrap_or("")) == squeezed(texts[0].as_deref().unwrap_or("")))
@@ -126,13 +131,11 @@ fn merge(
         let texts: Vec<String> = bodies
             .iter()
             .zip(&blocks)
-            .map(|((c, _), bs)| {
-                bs.iter().map(|b| squeezed(&source(db, c.file, b.range))).collect::<Vec<_>>().join("\n")
-            })
+            .map(|((c, _), bs)| bs.iter().map(|b| squeezed(source(c, b.range))).collect::<Vec<_>>().join("\n"))
             .collect();
         if texts.iter().all(|t| *t == texts[0]) {
             for b in &blocks[0] {
-                items.push(Item::Same(source(db, bodies[0].0.file, b.range)));
+                items.push(Item::Same(source(bodies[0].0, b.range).to_string()));
             }
             continue;
         }

@@ -123,8 +123,8 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     // inside JSON, which are best rewritten by the tool that generates them.
     let mut configs: Vec<Config> = Vec::new();
     for (f, p) in &parsed {
-        let text = f.text(db);
-        let text: &str = &text;
+        let file_text = f.text(db);
+        let text: &str = &file_text;
         for block in p.body.blocks_named("provider").filter(|b| b.label(0) == Some(provider)) {
             let Some(alias_attr) = block.body.attribute("alias") else {
                 left_alone.push(format!(
@@ -175,7 +175,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
                 ));
                 continue;
             }
-            configs.push(Config { file: *f, block: block.clone(), alias });
+            configs.push(Config { file: *f, text: file_text.clone(), block: block.clone(), alias });
         }
     }
     if configs.len() < 2 && refusals.is_empty() {
