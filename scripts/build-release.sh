@@ -13,8 +13,7 @@
 # Linux musl target checks that the binary is static (it must run on any Linux, glibc or not).
 #
 # Profiles: `dist` (the default, real releases) is the release profile with thin LTO and one codegen unit; `ci-dist`
-# (what .ci/run uses) optimises less and builds incrementally so that checking the packaging costs CI about a minute
-# after the first run, not a full optimised build every time. Both are defined in the root Cargo.toml.
+# (what .ci/run uses) optimises less, so that checking the packaging does not cost CI a full optimised build. Both are defined in the root Cargo.toml.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
