@@ -14,6 +14,8 @@
 
 pub use smol_str::SmolStr;
 
+use serde::{Deserialize, Serialize};
+
 use std::sync::Arc;
 
 use text_size::TextRange;
@@ -101,14 +103,14 @@ pub struct BlockLabel {
 }
 
 /// A name as written (attribute key, block type, variable, function name, `for` variable).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ident {
     pub name: SmolStr,
     pub range: TextRange,
 }
 
 /// An expression and the range of its source text.
-#[derive(Debug, Clone, Eq)]
+#[derive(Debug, Clone, Eq, Serialize, Deserialize)]
 pub struct Expr {
     pub kind: ExprKind,
     pub range: TextRange,
@@ -124,7 +126,7 @@ impl PartialEq for Expr {
 }
 
 /// What an expression is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ExprKind {
     Null,
     Bool(bool),
@@ -170,14 +172,14 @@ pub enum ExprKind {
 }
 
 /// One `key = value` of an object constructor.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ObjectItem {
     pub key: ObjectKey,
     pub value: Expr,
 }
 
 /// The key of an object item.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ObjectKey {
     /// A bare identifier key: `{ foo = 1 }` (a string "foo", never a variable).
     Ident(Ident),
@@ -197,7 +199,7 @@ impl ObjectKey {
 }
 
 /// One step of a traversal.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraversalStep {
     pub op: TraversalOp,
     /// Includes the leading `.` or the brackets.
@@ -205,7 +207,7 @@ pub struct TraversalStep {
 }
 
 /// What a traversal step does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TraversalOp {
     /// `.name`
     GetAttr(Ident),
@@ -221,7 +223,7 @@ pub enum TraversalOp {
 }
 
 /// `name(args)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FuncCall {
     pub name: FuncName,
     pub args: Vec<Expr>,
@@ -230,7 +232,7 @@ pub struct FuncCall {
 }
 
 /// A function name with its `::` namespace.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FuncName {
     /// `provider::aws::arn_parse` has namespace `["provider", "aws"]`; `core::toset` has `["core"]`.
     pub namespace: Vec<Ident>,
@@ -251,14 +253,14 @@ impl FuncName {
 }
 
 /// `-x` and `!x`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UnaryOp {
     Neg,
     Not,
 }
 
 /// The binary operators, named by meaning.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BinaryOp {
     Eq,
     NotEq,
@@ -297,7 +299,7 @@ impl BinaryOp {
 }
 
 /// `[for k, v in coll : v if cond]` (tuple form, `key_expr` is `None`) or `{for k, v in coll : k => v... if cond}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForExpr {
     pub key_var: Option<Ident>,
     pub value_var: Ident,
@@ -310,7 +312,7 @@ pub struct ForExpr {
 }
 
 /// A quoted string or heredoc, as a sequence of parts (literal values already unescaped and stripped).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Template {
     pub parts: Vec<TemplatePart>,
     pub kind: TemplateKind,
@@ -331,14 +333,14 @@ impl Template {
 }
 
 /// How a template was written. Directive bodies are `Quoted`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TemplateKind {
     Quoted,
     Heredoc,
 }
 
 /// One part of a template.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TemplatePart {
     Literal {
         value: SmolStr,
@@ -353,7 +355,7 @@ pub enum TemplatePart {
 }
 
 /// `%{ if cond }then%{ else }else%{ endif }`
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TemplateIf {
     pub cond: Expr,
     pub then_part: Template,
@@ -362,7 +364,7 @@ pub struct TemplateIf {
 }
 
 /// `%{ for k, v in coll }body%{ endfor }`
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TemplateFor {
     pub key_var: Option<Ident>,
     pub value_var: Ident,

@@ -11,6 +11,7 @@ mod heredoc;
 mod json;
 mod line_index;
 mod nesting;
+mod packed;
 mod recovery;
 mod reuse;
 mod reuse_inside;
@@ -19,6 +20,7 @@ mod shift;
 
 pub use file_kind::FileKind;
 pub use line_index::{ColumnEncoding, LineCol, LineIndex};
+pub use packed::PackedExpr;
 pub use reuse::{ItemCache, parse_reusing};
 pub use text_size::{TextRange, TextSize};
 

@@ -1,0 +1,89 @@
+//! Expressions kept packed: a large expression that a summary keeps for a whole session, as a few compact bytes
+//! instead of a tree of nodes, unpacked exactly (ranges included) when it is read.
+//!
+//! A tree spends 40–80 bytes a node plus an allocation per list and long string; the packed form (postcard's
+//! varint encoding of the same tree) about a tenth of that. On the dev corpus the locals and module arguments of
+//! a few hundred large expressions (generated quota tables, per-environment configuration objects) were 14 MB of
+//! trees held only to be evaluated once per module instance. Packing is for those: a small expression stays a tree,
+//! since unpacking costs an allocation per node every time it is read.
+
+use text_size::TextRange;
+
+use crate::ast::{Expr, ExprKind};
+use crate::shift::Shift;
+
+/// The first byte of a packed expression: how the rest is stored.
+const PLAIN: u8 = 0;
+const LZ4: u8 = 1;
+
+/// The encoded length from which the encoding is compressed.
+const COMPRESS_FROM: usize = 128;
+
+/// An expression packed into bytes. Equal packed expressions are equal trees: the encoding is deterministic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackedExpr {
+    range: TextRange,
+    bytes: Box<[u8]>,
+}
+
+impl PackedExpr {
+    /// Packs `expr`. `None` if it cannot be encoded, which only a bug in the encoding could cause: the caller then
+    /// keeps the tree.
+    pub fn pack(expr: &Expr) -> Option<PackedExpr> {
+        // Ranges relative to the expression's start take two or three bytes each instead of three or four.
+        let mut relative = expr.clone();
+        Shift::uniform(-i64::from(u32::from(expr.range.start()))).expr(&mut relative);
+        let bytes = vec![PLAIN];
+        let bytes = postcard::to_extend(&relative, bytes).ok()?;
+        // The encoding repeats itself (names written as a key and in a reference, one object shape after another),
+        // so LZ4 takes a large expression to about half; a small one it would only grow.
+        let bytes = if bytes.len() >= COMPRESS_FROM {
+            let mut compressed = vec![LZ4];
+            compressed.extend(lz4_flex::compress_prepend_size(&bytes[1..]));
+            compressed
+        } else {
+            bytes
+        };
+        Some(PackedExpr { range: expr.range, bytes: bytes.into_boxed_slice() })
+    }
+
+    /// The expression, as it was packed.
+    pub fn unpack(&self) -> Expr {
+        let decompressed;
+        let bytes = match self.bytes.split_first() {
+            Some((&LZ4, rest)) => {
+                decompressed = lz4_flex::decompress_size_prepended(rest).unwrap_or_default();
+                &decompressed[..]
+            }
+            Some((_, rest)) => rest,
+            None => &[],
+        };
+        match postcard::from_bytes::<Expr>(bytes) {
+            Ok(mut expr) => {
+                Shift::uniform(i64::from(u32::from(self.range.start()))).expr(&mut expr);
+                expr
+            }
+            // The bytes come from `pack`, so this is unreachable short of a bug; an invalid expression at the right
+            // place evaluates as unknown and reports nothing, where a panic would end the whole run. Unpacking
+            // recurses once per level like every walk of the tree, within the parser's nesting bound.
+            Err(_) => {
+                debug_assert!(false, "a packed expression did not unpack");
+                Expr { kind: ExprKind::Invalid, range: self.range }
+            }
+        }
+    }
+
+    /// The range of the packed expression's source text, without unpacking it.
+    pub fn range(&self) -> TextRange {
+        self.range
+    }
+
+    /// How many bytes the packed form takes.
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+}
