@@ -164,6 +164,10 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
     }
     let parse = db.reparse().parse(file.id(db), &file.text(db), file.kind(db));
     let mut summary = lower_file(file.id(db), &parse.body);
+    // A text kept compressed is one nobody is editing (an editor's open documents are kept plain).
+    if file.source(db).is_compressed() {
+        summary.items.pack_expressions();
+    }
     summary.syntax_errors = parse.errors.clone();
     Arc::new(summary)
 }

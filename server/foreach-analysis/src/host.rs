@@ -483,7 +483,7 @@ fn call_shape(calls: &[Arc<crate::model::items::ModuleCall>]) -> Option<u64> {
         call.name.hash(&mut hasher);
         for arg in [&call.source, &call.version] {
             match arg {
-                Some(a) if a.file == call.site.file => a.expr.as_string_literal()?.hash(&mut hasher),
+                Some(a) if a.file == call.site.file => a.expr().as_string_literal()?.hash(&mut hasher),
                 Some(_) => return None,
                 None => 0u8.hash(&mut hasher),
             }

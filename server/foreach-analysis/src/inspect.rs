@@ -192,7 +192,7 @@ fn single_provider_arguments(
             p.config
                 .iter()
                 .map(|a| {
-                    (a.name.name.to_string(), Evaluator::new(&scope, a.file, &ctx, Default::default()).eval(&a.expr))
+                    (a.name.name.to_string(), Evaluator::new(&scope, a.file, &ctx, Default::default()).eval(&a.expr()))
                 })
                 .collect()
         })

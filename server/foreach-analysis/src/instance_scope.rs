@@ -100,7 +100,7 @@ pub(crate) fn instance_scope<'a>(
                         let call = parent_module.as_ref()?.module_call(&call_name)?;
                         let input = call.input(name)?;
                         let value = match (parent_scope, &ctx) {
-                            (Some(scope), Some(ctx)) => scope.eval(input.file, &input.expr, ctx),
+                            (Some(scope), Some(ctx)) => scope.eval(input.file, &input.expr(), ctx),
                             _ => Value::null(),
                         };
                         Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
@@ -127,14 +127,14 @@ pub(crate) fn instance_scope<'a>(
         .map(|(v, supplied)| VariableDecl {
             name: v.name.clone(),
             decl: v.site.name_location(),
-            type_expr: v.ty.as_ref().map(|a| (a.file, a.expr.clone())),
+            type_expr: v.ty.as_ref().map(|a| (a.file, a.expr())),
             default: if defaults_not_final && supplied.is_none() {
                 None
             } else {
-                v.default.as_ref().map(|a| (a.file, a.expr.clone()))
+                v.default.as_ref().map(|a| (a.file, a.expr()))
             },
-            nullable: v.nullable.as_ref().and_then(|a| literal_bool(&a.expr)).unwrap_or(true),
-            sensitive: v.sensitive.as_ref().and_then(|a| literal_bool(&a.expr)).unwrap_or(false),
+            nullable: v.nullable.as_ref().and_then(|a| literal_bool(&a.expr())).unwrap_or(true),
+            sensitive: v.sensitive.as_ref().and_then(|a| literal_bool(&a.expr())).unwrap_or(false),
             non_static: non_static(v),
             supplied,
         })
@@ -142,12 +142,7 @@ pub(crate) fn instance_scope<'a>(
     let locals = module
         .locals
         .iter()
-        .map(|l| LocalDecl {
-            name: l.name.clone(),
-            file: l.arg.file,
-            range: l.arg.location(),
-            expr: l.arg.expr.clone(),
-        })
+        .map(|l| LocalDecl { name: l.name.clone(), file: l.arg.file, range: l.arg.location(), expr: l.arg.expr() })
         .collect();
     let root_path = root_dir.path(db).clone();
     let workspace_root = ws
@@ -183,7 +178,7 @@ pub(crate) fn root_dir_of(node: &TreeNode, node_of: impl Fn(NodeId) -> Option<Ar
 
 /// Whether OpenTofu refuses the variable in static context: `ephemeral = true` (1.11), `const = false` (1.12).
 fn non_static(v: &crate::model::items::Variable) -> Option<crate::eval::NonStatic> {
-    let flag = |a: &crate::model::items::OptArg| a.as_ref().and_then(|a| literal_bool(&a.expr));
+    let flag = |a: &crate::model::items::OptArg| a.as_ref().and_then(|a| literal_bool(&a.expr()));
     if flag(&v.ephemeral) == Some(true) {
         Some(crate::eval::NonStatic::Ephemeral)
     } else if flag(&v.constant) == Some(false) {
@@ -240,7 +235,7 @@ fn error_value(d: &[Diagnostic]) -> Value {
 fn parses_as_literal(module: &Module, name: &str) -> bool {
     // OpenTofu parses a `-var` value as an expression only for variables with a non-primitive type constraint.
     let Some(ty) = module.variable(name).and_then(|v| v.ty.as_ref()) else { return true };
-    match &ty.expr.unparenthesized().kind {
+    match &ty.expr().unparenthesized().kind {
         foreach_syntax::ast::ExprKind::Variable(i) => matches!(i.name.as_str(), "string" | "number" | "bool"),
         _ => false,
     }

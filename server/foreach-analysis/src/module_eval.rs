@@ -121,7 +121,7 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
             .iter()
             .map(|input| CallArgument {
                 name: input.name.name.to_string(),
-                value: scope.eval(input.file, &input.expr, &ctx),
+                value: scope.eval(input.file, &input.expr(), &ctx),
                 location: input.location(),
             })
             .collect();
@@ -242,7 +242,7 @@ pub fn instances_certain(db: &dyn Db, ws: Workspace, id: NodeId) -> bool {
 fn known_to_have_no_instances(scope: &ModuleScope, call: &ModuleCall, ctx: &EvalContext) -> bool {
     let quietly = |arg: &Arg| {
         let mut ev = Evaluator::new(scope, arg.file, ctx, Default::default());
-        ev.eval(&arg.expr)
+        ev.eval(&arg.expr())
     };
     if let Some(count) = call.count.as_deref()
         && quietly(count).as_number().is_some_and(|n| n.is_zero())
@@ -263,7 +263,7 @@ fn known_to_have_no_instances(scope: &ModuleScope, call: &ModuleCall, ctx: &Eval
 fn known_to_have_instances(scope: &ModuleScope, call: &ModuleCall, ctx: &EvalContext) -> bool {
     let quietly = |arg: &Arg| {
         let mut ev = Evaluator::new(scope, arg.file, ctx, Default::default());
-        ev.eval(&arg.expr)
+        ev.eval(&arg.expr())
     };
     let count_known = call.count.as_deref().is_none_or(|count| quietly(count).as_number().is_some());
     let for_each_known = call.for_each.as_deref().is_none_or(|for_each| {

@@ -146,7 +146,8 @@ fn import_targets(module: &Module, declared: &Declared, file_text: FileText<'_>,
     for o in module.others.iter().filter(|o| o.kind == "import") {
         let Some(to) = &o.target else { continue };
         // The address itself, not the references in its instance keys.
-        let Some(r) = references(&to.expr, &[]).into_iter().find(|r| r.range.start() == to.expr.range.start()) else {
+        let Some(r) = references(&to.expr(), &[]).into_iter().find(|r| r.range.start() == to.expr_range().start())
+        else {
             continue;
         };
         let Some(t) = target(&r) else { continue };
@@ -325,7 +326,7 @@ pub(crate) fn module_references(module: &Module) -> Vec<Site> {
     args.extend(module.locals.iter().map(|l| (&l.arg, Context::Local)));
     for (a, context) in args {
         let skipped: &[&str] = if context == Context::Local { &["var", "local"] } else { &[] };
-        out.extend(references(&a.expr, skipped).into_iter().map(|r| Site { file: a.file, reference: r, context }));
+        out.extend(references(&a.expr(), skipped).into_iter().map(|r| Site { file: a.file, reference: r, context }));
     }
     out
 }

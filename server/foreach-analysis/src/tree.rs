@@ -33,7 +33,7 @@ enum SourceDir {
 
 fn call_source(parent_dir: &str, call: &ModuleCall) -> SourceDir {
     let Some(source) = call.source.as_ref() else { return SourceDir::NotLiteral };
-    match source.expr.as_string_literal() {
+    match source.expr().as_string_literal() {
         Some(s) if is_local_source(&s) => SourceDir::Dir(join_normalized(parent_dir, &s)),
         Some(_) => SourceDir::Remote,
         None => SourceDir::NotLiteral,
@@ -229,13 +229,13 @@ impl Builder<'_> {
     fn eval_field(&mut self, node_id: NodeId, arg: Option<&Arg>, field: Field<'_>) -> Option<StaticText> {
         let arg = arg?;
         // The common case, a literal, needs no scope.
-        if let Some(s) = arg.expr.as_string_literal() {
+        if let Some(s) = arg.expr().as_string_literal() {
             return Some(StaticText::Known(s));
         }
         let scope = self.scope(node_id);
         let ctx = EvalContext { each: None, count: None, origin: field.origin() };
         let mut ev = Evaluator::new(&*scope, arg.file, &ctx, Budget::default());
-        let value = ev.eval(&arg.expr);
+        let value = ev.eval(&arg.expr());
         for d in std::mem::take(&mut ev.diagnostics) {
             self.report(d);
         }

@@ -67,11 +67,11 @@ fn override_files_replace_attributes_in_lexical_order() {
     ]);
     let m = module(h.db(), dir(&h, "/ws"));
     let fe = m.resources[0].for_each().unwrap();
-    assert!(matches!(&fe.expr.kind, foreach_syntax::ast::ExprKind::Traversal { .. }));
+    assert!(matches!(&fe.expr().kind, foreach_syntax::ast::ExprKind::Traversal { .. }));
     let text = "resource \"aws_vpc\" \"v\" {\n  for_each = local.b\n}\n";
-    assert_eq!(&text[fe.expr.range], "local.b");
+    assert_eq!(&text[fe.expr_range()], "local.b");
     let b = m.local("b").unwrap();
-    assert_eq!(b.arg.expr.kind, foreach_syntax::ast::ExprKind::Number("3".into()));
+    assert_eq!(b.arg.expr().kind, foreach_syntax::ast::ExprKind::Number("3".into()));
     assert!(codes(&h).is_empty(), "{:?}", h.diagnostics());
 }
 
@@ -290,4 +290,66 @@ fn editing_the_tfvars_value_of_a_templated_source_switches_the_loaded_module() {
     });
     assert_eq!(loaded(&h), "Unresolved");
     assert_eq!(sorted(&h), ["module-source-unresolved", "provider-for-each-unresolved"]);
+}
+
+/// A file read from disk (its text kept compressed) keeps its large locals, module arguments and variable types
+/// packed; an editor's open document (kept plain) keeps them as trees, since it is summarised on every keystroke.
+/// Either way they read back as the same expressions, ranges included, and evaluate to the same values.
+#[test]
+fn large_expressions_of_files_nobody_edits_are_kept_packed() {
+    let fields: Vec<String> = (0..12).map(|i| format!("k{i} = \"value ${{var.v.k0}} {i}\"")).collect();
+    let object = format!("{{ {} }}", fields.join(", "));
+    let types: Vec<String> = (0..12).map(|i| format!("k{i} = string")).collect();
+    let main = format!(
+        "variable \"v\" {{\n  type    = object({{ {} }})\n  default = {{ {} }}\n}}\n\
+         locals {{\n  small = var.v.k1\n  big   = {object}\n}}\n\
+         module \"m\" {{\n  source = \"./m\"\n  input  = {object}\n}}\n",
+        types.join(", "),
+        (0..12).map(|i| format!("k{i} = \"{i}\"")).collect::<Vec<_>>().join(", "),
+    );
+    let files = |text: SourceText| {
+        let mut h = AnalysisHost::new();
+        h.apply_change(Change {
+            files: vec![
+                ("/ws/main.tf".to_string(), Ok(text)),
+                ("/ws/m/main.tf".to_string(), Ok(SourceText::from("variable \"input\" {}\n"))),
+            ],
+            read_roots: Some(vec!["/ws".to_string()]),
+            ..Change::default()
+        });
+        h
+    };
+    let cold = files(SourceText::compressed(&main));
+    let hot = files(SourceText::from(main.as_str()));
+    let cold_module = module(cold.db(), dir(&cold, "/ws"));
+    let hot_module = module(hot.db(), dir(&hot, "/ws"));
+
+    let args = |m: &foreach_analysis::model::module::Module| {
+        let v = &m.variables[0];
+        let call = &m.module_calls[0];
+        [
+            m.local("big").unwrap().arg.clone(),
+            m.local("small").unwrap().arg.clone(),
+            (**v.ty.as_ref().unwrap()).clone(),
+            (**v.default.as_ref().unwrap()).clone(),
+            call.input("input").unwrap().clone(),
+        ]
+    };
+    let (cold_args, hot_args) = (args(&cold_module), args(&hot_module));
+    let packed: Vec<bool> = cold_args.iter().map(|a| a.is_packed()).collect();
+    assert_eq!(packed, [true, false, true, true, true], "big local, small local, type, default, module argument");
+    assert!(hot_args.iter().all(|a| !a.is_packed()), "an open document's expressions stay trees");
+    for (c, h) in cold_args.iter().zip(&hot_args) {
+        assert_eq!(c.expr(), h.expr(), "`{}` reads back as it was parsed", c.name.name);
+        assert_eq!(c.expr_range(), h.expr_range());
+    }
+
+    let value = |h: &AnalysisHost| {
+        let e = h.evaluate_in("/ws", "[local.big, local.small]");
+        assert!(e.diagnostics.is_empty(), "{:?}", e.diagnostics);
+        foreach_analysis::eval::render::compact(&e.value)
+    };
+    assert_eq!(value(&cold), value(&hot));
+    assert!(value(&cold).contains("value 0 11"), "{}", value(&cold));
+    assert_eq!(cold.diagnostics(), hot.diagnostics());
 }

@@ -7,6 +7,7 @@
 
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, TraversalOp};
+use std::sync::Arc;
 
 use crate::base::{FileId, FileText};
 use crate::eval::ValueSource;
@@ -140,7 +141,7 @@ impl Lookup for ScopeLookup<'_> {
     fn variable(&self, name: &str) -> Option<(FileId, Expr)> {
         let declared = self.module.variable(name)?;
         match self.scope.variable_source(name) {
-            None => declared.default.as_ref().map(|d| (d.file, Expr::clone(&d.expr))),
+            None => declared.default.as_ref().map(|d| (d.file, Arc::unwrap_or_clone(d.expr()))),
             Some(ValueSource::Tfvars(at)) => {
                 let (text, kind) = (self.file_text)(at.file)?;
                 let parsed = foreach_syntax::parse(&text, kind);
@@ -152,6 +153,6 @@ impl Lookup for ScopeLookup<'_> {
     }
 
     fn local(&self, name: &str) -> Option<(FileId, Expr)> {
-        self.module.local(name).map(|l| (l.arg.file, Expr::clone(&l.arg.expr)))
+        self.module.local(name).map(|l| (l.arg.file, Arc::unwrap_or_clone(l.arg.expr())))
     }
 }

@@ -6,6 +6,7 @@
 
 use foreach_syntax::ast::{Block, Expr, ExprKind, ObjectKey};
 use foreach_syntax::{TextRange, TextSize};
+use std::sync::Arc;
 
 use super::insert::{line_after, object_item, tuple_element};
 use crate::base::{FileId, FileRange};
@@ -24,7 +25,7 @@ pub enum Declaration<'a> {
 /// How one call passes the configuration.
 pub enum Pass<'a> {
     /// Its `providers` map literal gets an entry.
-    Map { file: FileId, text: &'a str, map: &'a Expr },
+    Map { file: FileId, text: &'a str, map: Arc<Expr> },
     /// It has no `providers` map: one is added after its `source` argument (the line holding `after`, indented
     /// like the line holding `indent_of`), and since a map ends the inheritance of default configurations, it
     /// passes `defaults` (`aws`) on as well.

@@ -153,7 +153,7 @@ fn instance_key_targets(
         origins.iter().map(|o| NavigationTarget { file: o.file, full_range: o.range, focus_range: o.range }).collect();
     if keys.is_empty() || origins.len() < keys.len() {
         if let Some(fe) = m.providers[block].for_each.as_ref() {
-            targets.push(NavigationTarget { file: fe.file, full_range: fe.range, focus_range: fe.expr.range });
+            targets.push(NavigationTarget { file: fe.file, full_range: fe.range, focus_range: fe.expr_range() });
         }
     }
     Some(targets)

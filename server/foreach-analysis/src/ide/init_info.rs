@@ -104,7 +104,7 @@ fn call_hover(
             None => {}
         }
     }
-    HoverResult { range: arg.expr.range, markdown: md }
+    HoverResult { range: arg.expr_range(), markdown: md }
 }
 
 /// Where a known source leads, relative to the calling module.

@@ -39,7 +39,7 @@ pub(crate) fn key_origin_sites(
     let (scope, _) = scope_for_node(db, ws, node);
     let file_text = |id: FileId| source_file(db, ws, id).map(|f| (f.text(db), f.kind(db)));
     let lookup = ScopeLookup { module: &m, scope: &scope, file_text: &file_text };
-    let Some(c) = literal_collection(fe.file, &fe.expr, &lookup) else { return Vec::new() };
+    let Some(c) = literal_collection(fe.file, &fe.expr(), &lookup) else { return Vec::new() };
     keys.iter()
         .filter_map(|k| {
             let e = c.entry(k)?;

@@ -23,7 +23,7 @@ pub(crate) fn provider_link_targets(
     let m = module(db, dir);
     for c in &m.module_calls {
         let Some(p) = c.providers.as_ref().filter(|p| p.file == pos.file) else { continue };
-        let ExprKind::Object(items) = &p.expr.kind else { continue };
+        let ExprKind::Object(items) = &p.expr().kind else { continue };
         let Some(item) = items.iter().find(|i| touches(i.key.range(), pos.offset)) else { continue };
         let (name, alias) = key_name(item)?;
         let mut out = Vec::new();
@@ -45,7 +45,7 @@ pub(crate) fn provider_link_targets(
             let cm = module(db, caller);
             for c in cm.module_calls.iter().filter(|c| c.name == call) {
                 let Some(p) = c.providers.as_ref() else { continue };
-                let ExprKind::Object(items) = &p.expr.kind else { continue };
+                let ExprKind::Object(items) = &p.expr().kind else { continue };
                 for item in items {
                     if key_name(item).is_some_and(|(n, a)| n == ca.provider && a.as_deref() == Some(ca.alias.as_str()))
                     {

@@ -68,7 +68,7 @@ fn target_at(
     }
     for c in &m.module_calls {
         let Some(p) = c.providers.as_ref().filter(|p| p.file == pos.file) else { continue };
-        let ExprKind::Object(items) = &p.expr.kind else { continue };
+        let ExprKind::Object(items) = &p.expr().kind else { continue };
         let Some(item) = items.iter().find(|i| touches(i.key.range(), pos.offset)) else { continue };
         let (name, alias) = key_name(item)?;
         let child = child_dirs(db, ws, dir, &c.name).into_iter().next()?;
@@ -119,7 +119,7 @@ fn collect(
             let Some(decl) = m.providers[b].alias.as_ref() else {
                 return Err(format!("cannot rename {what}: its block has no `alias`"));
             };
-            let decl_range = FileRange::new(decl.file, decl.expr.range);
+            let decl_range = FileRange::new(decl.file, decl.expr_range());
             if text_of(decl_range).as_deref() != Some(&format!("\"{alias}\"")) {
                 return Err(format!("cannot rename {what}: its `alias` is not a plain string"));
             }
@@ -147,7 +147,7 @@ fn collect(
             let cm = module(db, caller);
             for c in cm.module_calls.iter().filter(|c| c.name == call) {
                 let Some(p) = c.providers.as_ref() else { continue };
-                let ExprKind::Object(items) = &p.expr.kind else { continue };
+                let ExprKind::Object(items) = &p.expr().kind else { continue };
                 for item in items {
                     if key_name(item).is_some_and(|(n, a)| n == name && a.as_deref() == Some(alias)) {
                         sites.push(alias_part(FileRange::new(p.file, item.key.range()))?);

@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Block, Expr, Ident};
+use foreach_syntax::{PackedExpr, TextRange};
 use smol_str::SmolStr;
 
 use crate::base::{FileId, FileRange};
@@ -22,19 +22,67 @@ pub type OptArg = Option<Box<Arg>>;
 pub struct Arg {
     pub file: FileId,
     pub name: Ident,
-    /// Shared: every instance of the module evaluates the same expression, and its scope holds it without a copy.
-    pub expr: Arc<Expr>,
+    expr: ArgExpr,
     /// The whole `name = expr` attribute.
     pub range: TextRange,
 }
 
+/// How an argument keeps its expression: a tree, or packed when it is large (see [`PACK_FROM`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ArgExpr {
+    /// Shared: every instance of the module evaluates the same expression, and its scope holds it without a copy.
+    Tree(Arc<Expr>),
+    /// Boxed: packed expressions are few, and an inline one would make every argument larger.
+    Packed(Box<PackedExpr>),
+}
+
+/// The length of source text from which [`Items::pack_expressions`] packs an expression. Below it an expression is
+/// a reference or a literal, whose tree is about as small as its packed form.
+pub const PACK_FROM: u32 = 64;
+
 impl Arg {
+    pub fn new(file: FileId, name: Ident, expr: Arc<Expr>, range: TextRange) -> Arg {
+        Arg { file, name, expr: ArgExpr::Tree(expr), range }
+    }
+
+    /// Keeps the expression packed from now on if its text is at least [`PACK_FROM`] bytes long.
+    pub fn pack_if_large(&mut self) {
+        if let ArgExpr::Tree(expr) = &self.expr
+            && u32::from(expr.range.len()) >= PACK_FROM
+            && let Some(packed) = PackedExpr::pack(expr)
+        {
+            self.expr = ArgExpr::Packed(Box::new(packed));
+        }
+    }
+
+    /// The argument's expression: shared when it is kept as a tree, unpacked afresh when it is packed. Read it once
+    /// per use and keep the result while walking it.
+    pub fn expr(&self) -> Arc<Expr> {
+        match &self.expr {
+            ArgExpr::Tree(expr) => expr.clone(),
+            ArgExpr::Packed(packed) => Arc::new(packed.unpack()),
+        }
+    }
+
+    /// Whether the expression is kept packed (see [`Items::pack_expressions`]).
+    pub fn is_packed(&self) -> bool {
+        matches!(self.expr, ArgExpr::Packed(_))
+    }
+
+    /// The range of the expression, without unpacking it.
+    pub fn expr_range(&self) -> TextRange {
+        match &self.expr {
+            ArgExpr::Tree(expr) => expr.range,
+            ArgExpr::Packed(packed) => packed.range(),
+        }
+    }
+
     pub fn location(&self) -> FileRange {
         FileRange::new(self.file, self.range)
     }
 
     pub fn expr_location(&self) -> FileRange {
-        FileRange::new(self.file, self.expr.range)
+        FileRange::new(self.file, self.expr_range())
     }
 
     pub fn key_location(&self) -> FileRange {
@@ -59,6 +107,31 @@ pub struct Items {
 }
 
 /// Where a block is: its file, the whole block, and the label that names it (for diagnostics on one line).
+impl Items {
+    /// Packs the expressions of locals, module arguments and variable types and defaults (see [`PACK_FROM`]).
+    ///
+    /// Summaries keep them for the whole session, and as trees they were most of `check`'s memory (about 25 MB on
+    /// the dev corpus, more than its 20 MB of text), while they are read about once per module instance. Its 10,000
+    /// expressions of 64 bytes or more pack from about 20 MB of trees into 4 MB, and unpack in a fraction of the
+    /// time parsing them took. The arguments that other checks read again and again
+    /// (resources' `for_each`, `provider`) are small and stay trees. So does every expression of a file being
+    /// edited: it is summarised again on each keystroke, and packing it would be wasted work.
+    pub fn pack_expressions(&mut self) {
+        for local in &mut self.locals {
+            Arc::make_mut(local).arg.pack_if_large();
+        }
+        for call in &mut self.module_calls {
+            let call = Arc::make_mut(call);
+            call.inputs.iter_mut().for_each(Arg::pack_if_large);
+            call.providers.iter_mut().for_each(|a| a.pack_if_large());
+        }
+        for variable in &mut self.variables {
+            let variable = Arc::make_mut(variable);
+            variable.ty.iter_mut().chain(&mut variable.default).for_each(|a| a.pack_if_large());
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockSite {
     pub file: FileId,
@@ -123,7 +196,7 @@ pub struct ProviderBlock {
 
 impl ProviderBlock {
     pub fn alias_name(&self) -> Option<String> {
-        self.alias.as_ref().and_then(|a| a.expr.as_string_literal())
+        self.alias.as_ref().and_then(|a| a.expr().as_string_literal())
     }
 
     /// A block with anything besides `alias`, `for_each` and `version` configures the provider; an empty one is

@@ -51,7 +51,7 @@ pub fn lower_file(file: FileId, body: &Body) -> FileSummary {
 }
 
 fn arg(file: FileId, attr: &Attribute) -> Arg {
-    Arg { file, name: attr.key.clone(), expr: attr.value.clone(), range: attr.range }
+    Arg::new(file, attr.key.clone(), attr.value.clone(), attr.range)
 }
 
 fn opt_arg(file: FileId, attr: Option<&Attribute>) -> OptArg {

@@ -32,7 +32,7 @@ fn is_identifier(s: &str) -> bool {
 fn block_shape(module: &Module, out: &mut Vec<Diagnostic>) {
     for p in &module.providers {
         if let Some(alias) = &p.alias {
-            match alias.expr.as_string_literal() {
+            match alias.expr().as_string_literal() {
                 Some(a) if is_identifier(&a) => {}
                 Some(a) => out.push(Diagnostic::new(
                     Code::InvalidProviderAlias,
@@ -42,7 +42,7 @@ fn block_shape(module: &Module, out: &mut Vec<Diagnostic>) {
                     ),
                 )),
                 None => {
-                    let dynamic = matches!(alias.expr.kind, ExprKind::Template(_));
+                    let dynamic = matches!(alias.expr().kind, ExprKind::Template(_));
                     let msg = if dynamic {
                         "the alias must be a constant name: it can't use `each.key`, variables or templates, because \
                          references to this configuration must be known before anything is evaluated; give the \
@@ -128,7 +128,7 @@ fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
     for r in module.resources.iter().filter(|r| r.for_each().is_none()) {
         report(&r.body_refs, &format!("`{}`", r.address()));
         if let Some(p) = r.provider() {
-            report(&BodyRefs { file: p.file, refs: references(&p.expr, &[]) }, &format!("`{}`", r.address()));
+            report(&BodyRefs { file: p.file, refs: references(&p.expr(), &[]) }, &format!("`{}`", r.address()));
         }
     }
     for o in &module.outputs {
@@ -136,7 +136,7 @@ fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
     }
     for c in module.module_calls.iter().filter(|c| c.for_each.is_none()) {
         for arg in c.inputs.iter().chain(c.providers.as_deref()) {
-            let refs = BodyRefs { file: arg.file, refs: references(&arg.expr, &[]) };
+            let refs = BodyRefs { file: arg.file, refs: references(&arg.expr(), &[]) };
             report(&refs, &format!("module call `{}`", c.name));
         }
     }

@@ -9,10 +9,9 @@ use std::sync::Arc;
 
 use foreach_syntax::ast::{ExprKind, ObjectKey};
 
-use crate::base::FileId;
 use crate::db::{Db, ModuleDir, module};
 use crate::diagnostics::Diagnostic;
-use crate::model::items::{Arg, ProviderBlock, ResourceMode};
+use crate::model::items::{Arg, ResourceMode};
 use crate::model::module::Module;
 use crate::providers::reference::{ProviderRef, RefSite, parse_provider_ref};
 
@@ -95,7 +94,7 @@ pub fn module_references(module: &Module) -> (Vec<RefSiteInfo>, Vec<Diagnostic>)
     let mut diags = Vec::new();
     for (i, r) in module.resources.iter().enumerate() {
         if let Some(p) = r.provider() {
-            let (parsed, d) = parse_provider_ref(p.file, &p.expr, RefSite::ProviderArgument);
+            let (parsed, d) = parse_provider_ref(p.file, &p.expr(), RefSite::ProviderArgument);
             diags.extend(d);
             if let Some(reference) = parsed {
                 refs.push(RefSiteInfo { owner: RefOwner::Resource(i), reference });
@@ -106,7 +105,7 @@ pub fn module_references(module: &Module) -> (Vec<RefSiteInfo>, Vec<Diagnostic>)
         if o.kind == "import"
             && let Some(p) = &o.provider
         {
-            let (parsed, d) = parse_provider_ref(p.file, &p.expr, RefSite::ProviderArgument);
+            let (parsed, d) = parse_provider_ref(p.file, &p.expr(), RefSite::ProviderArgument);
             diags.extend(d);
             if let Some(reference) = parsed {
                 refs.push(RefSiteInfo { owner: RefOwner::Import(i), reference });
@@ -115,7 +114,8 @@ pub fn module_references(module: &Module) -> (Vec<RefSiteInfo>, Vec<Diagnostic>)
     }
     for (i, call) in module.module_calls.iter().enumerate() {
         if let Some(providers) = &call.providers {
-            for (child_name, value) in providers_entries(providers, &mut diags) {
+            let map = providers.expr();
+            for (child_name, value) in providers_entries(providers, &map, &mut diags) {
                 let (parsed, d) = parse_provider_ref(providers.file, value, RefSite::ProvidersValue);
                 diags.extend(d);
                 if let Some(reference) = parsed {
@@ -130,10 +130,11 @@ pub fn module_references(module: &Module) -> (Vec<RefSiteInfo>, Vec<Diagnostic>)
 /// The `(child name, value expression)` pairs of a `providers = { aws = aws.x, aws.src = aws.y }` map. The keys
 /// are parsed as references too (they must not carry instance keys).
 fn providers_entries<'a>(
-    providers: &'a Arg,
+    providers: &Arg,
+    map: &'a foreach_syntax::ast::Expr,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(String, &'a foreach_syntax::ast::Expr)> {
-    let ExprKind::Object(items) = &providers.expr.unparenthesized().kind else {
+    let ExprKind::Object(items) = &map.unparenthesized().kind else {
         diags.push(Diagnostic::new(
             crate::Code::InvalidProviderReference,
             providers.expr_location(),
@@ -166,11 +167,6 @@ pub fn implied_provider(resource_type: &str) -> &str {
 /// Whether a resource mode is checked for instance keys (OpenTofu checks resource, data and ephemeral blocks).
 pub fn mode_checks_keys(mode: ResourceMode) -> bool {
     matches!(mode, ResourceMode::Managed | ResourceMode::Data | ResourceMode::Ephemeral)
-}
-
-/// The file and `for_each` of a provider block, if it has one.
-pub fn block_for_each(p: &ProviderBlock) -> Option<(FileId, &foreach_syntax::ast::Expr)> {
-    p.for_each.as_ref().map(|a| (a.file, &*a.expr))
 }
 
 /// The alias to give provider `name`'s `for_each` block that has none: the one the module's references already use

@@ -165,23 +165,25 @@ fn removal_trap(
         }
         _ => return None,
     };
-    if !too_similar(&for_each.expr, &provider_for_each.expr) {
+    let for_each_expr = for_each.expr();
+    if !too_similar(&for_each_expr, &provider_for_each.expr()) {
         return None;
     }
     let (text, file_kind) = file_text(for_each.file)?;
     let value =
-        scope.eval(for_each.file, &for_each.expr, &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
+        scope.eval(for_each.file, &for_each_expr, &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
     let full_address = if address.is_empty() { own } else { format!("{address}.{own}") };
     let provider = site.reference.config_address();
     let declared = |name: &str| module.variable(name).is_some();
-    let var_text = collection_variable(module, &for_each.expr).and_then(|v| Some((v, file_text(v.site.file)?)));
+    let var_text = collection_variable(module, &for_each_expr).and_then(|v| Some((v, file_text(v.site.file)?)));
+    let var_type = var_text.as_ref().and_then(|(v, _)| v.ty.as_ref()).map(|a| a.expr());
     let variable =
         var_text.as_ref().filter(|(_, (_, kind))| !kind.is_json()).map(|(v, (text, _))| CollectionVariable {
             name: &v.name,
             file: v.site.file,
             text,
             block: v.site.range,
-            ty: v.ty.as_ref().map(|a| &*a.expr),
+            ty: var_type.as_deref(),
             declared: &declared,
         });
     Some(too_similar_diagnostic(&SimilarSite {
@@ -189,7 +191,7 @@ fn removal_trap(
         file: for_each.file,
         file_kind,
         text: &text,
-        for_each: &for_each.expr,
+        for_each: &for_each_expr,
         address: &full_address,
         provider: &provider,
         providers_entry: entry,
@@ -232,7 +234,7 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
         return Expansion::Invalid;
     }
     let ctx = EvalContext { origin: origin(p), ..EvalContext::default() };
-    let value = scope.eval(fe.file, &fe.expr, &ctx);
+    let value = scope.eval(fe.file, &fe.expr(), &ctx);
     let reasons = unknown_reasons(&value);
     if !reasons.is_empty() {
         return explain_unknown(p, fe, &reasons, address, diags);
@@ -246,8 +248,11 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
                         origin: format!("provider `{}` instance `{key}`", config_name(p)),
                         ..EvalContext::default()
                     };
-                    let args =
-                        p.config.iter().map(|a| (a.name.name.to_string(), scope.eval(a.file, &a.expr, &ctx))).collect();
+                    let args = p
+                        .config
+                        .iter()
+                        .map(|a| (a.name.name.to_string(), scope.eval(a.file, &a.expr(), &ctx)))
+                        .collect();
                     ProviderInstance { key, each_value, args }
                 })
                 .collect(),
@@ -272,7 +277,7 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
 }
 
 fn wrap(arg: &Arg, before: &str, after: &str) -> Vec<TextEdit> {
-    let r = arg.expr.range;
+    let r = arg.expr_range();
     vec![
         TextEdit {
             location: FileRange::new(arg.file, foreach_syntax::TextRange::empty(r.start())),
@@ -450,7 +455,7 @@ fn explain_unknown(
 
 fn repetition(for_each: Option<&Arg>, count: Option<&Arg>, scope: &ModuleScope) -> Repetition {
     if let Some(fe) = for_each {
-        let v = scope.eval(fe.file, &fe.expr, &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
+        let v = scope.eval(fe.file, &fe.expr(), &EvalContext { origin: "for_each".into(), ..EvalContext::default() });
         if v.first_unknown().is_some() {
             return Repetition::Unknown;
         }
@@ -471,7 +476,7 @@ fn repetition(for_each: Option<&Arg>, count: Option<&Arg>, scope: &ModuleScope) 
         };
     }
     if let Some(c) = count {
-        let v = scope.eval(c.file, &c.expr, &EvalContext { origin: "count".into(), ..EvalContext::default() });
+        let v = scope.eval(c.file, &c.expr(), &EvalContext { origin: "count".into(), ..EvalContext::default() });
         return match v.as_number().and_then(|n| n.to_i64()) {
             Some(n) if (0..=100_000).contains(&n) => Repetition::Instances(
                 (0..n)

@@ -42,7 +42,7 @@ fn repetition_site(call: &ModuleCall) -> Option<(FileRange, &'static str)> {
         return Some((a.expr_location(), "enabled"));
     }
     if let Some(a) = &call.depends_on {
-        let first = match &a.expr.kind {
+        let first = match &a.expr().kind {
             foreach_syntax::ast::ExprKind::Tuple(items) if !items.is_empty() => FileRange::new(a.file, items[0].range),
             _ => a.expr_location(),
         };
@@ -177,7 +177,7 @@ fn ancestor_calls(
 fn passed_names(call: &ModuleCall) -> HashSet<String> {
     let mut out = HashSet::new();
     if let Some(p) = &call.providers
-        && let foreach_syntax::ast::ExprKind::Object(items) = &p.expr.unparenthesized().kind
+        && let foreach_syntax::ast::ExprKind::Object(items) = &p.expr().unparenthesized().kind
     {
         for item in items {
             match &item.key {

@@ -204,13 +204,13 @@ fn fix(
     for (pm, call_name) in &callers {
         let call = pm.module_call(call_name)?;
         match &call.providers {
-            Some(map) => passes.push(Pass::Map { file: map.file, text: files.text(map.file)?, map: &map.expr }),
+            Some(map) => passes.push(Pass::Map { file: map.file, text: files.text(map.file)?, map: map.expr() }),
             None => {
                 let source = call.source.as_ref()?;
                 passes.push(Pass::NewMap {
                     file: source.file,
                     text: files.text(source.file)?,
-                    after: source.expr.range.end(),
+                    after: source.expr_range().end(),
                     indent_of: source.name.range.start(),
                     defaults: defaults.as_deref()?,
                 });

@@ -98,16 +98,16 @@ pub fn unknown_instance(
     let mut d = Diagnostic::new(Code::UnknownProviderInstance, FileRange::new(site.file, site.key_expr.range), msg)
         .with_related(pfe.expr_location(), format!("the instances of `{name}` come from here"));
 
-    let provider_keys = literal_collection(pfe.file, &pfe.expr, lookup);
+    let provider_keys = literal_collection(pfe.file, &pfe.expr(), lookup);
     if let Some(c) = &provider_keys
-        && !(c.file == pfe.file && pfe.expr.range.contains_range(c.range))
+        && !(c.file == pfe.file && pfe.expr_range().contains_range(c.range))
         && let Some(at) = first_line(lookup, c.file, c.range)
     {
         d = d.with_related(at, format!("the keys of `{name}` are written here"));
     }
     if is_each_key(site.key_expr)
         && let Some(fe) = site.user_for_each
-        && let Some(c) = literal_collection(fe.file, &fe.expr, lookup)
+        && let Some(c) = literal_collection(fe.file, &fe.expr(), lookup)
     {
         for key in strings.iter().take(3) {
             if let Some(entry) = c.entry(key)

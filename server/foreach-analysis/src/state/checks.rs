@@ -179,8 +179,8 @@ fn check_root(
                 let location = match &block.for_each {
                     Some(fe) => {
                         let range = text_of(fe.file)
-                            .map(|t| crate::similar::first_line(&t, fe.expr.range))
-                            .unwrap_or(fe.expr.range);
+                            .map(|t| crate::similar::first_line(&t, fe.expr_range()))
+                            .unwrap_or(fe.expr_range());
                         FileRange::new(fe.file, range)
                     }
                     None => block.site.name_location(),
