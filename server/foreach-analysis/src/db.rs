@@ -162,10 +162,12 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
     if file.load_error(db).is_some() {
         return Arc::new(FileSummary::default());
     }
-    let parse = db.reparse().parse(file.id(db), &file.text(db), file.kind(db));
+    let text = file.text(db);
+    let parse = db.reparse().parse(file.id(db), &text, file.kind(db));
     let mut summary = lower_file(file.id(db), &parse.body);
-    // A text kept compressed is one nobody is editing (an editor's open documents are kept plain).
-    if file.source(db).is_compressed() {
+    summary.has_suppression_marker = text.contains(crate::suppress::MARKER);
+    // A text kept compressed or on disk is one nobody is editing (an editor's open documents are kept plain).
+    if !file.source(db).is_plain() {
         summary.items.pack_expressions();
     }
     summary.syntax_errors = parse.errors.clone();

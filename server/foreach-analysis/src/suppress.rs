@@ -33,11 +33,19 @@ pub struct Suppression {
 /// The suppressions of one file (tracked, so an edit elsewhere does not re-read it).
 #[salsa::tracked(returns(clone))]
 pub fn file_suppressions(db: &dyn Db, file: SourceFile) -> Arc<Vec<Suppression>> {
-    let text = file.text(db);
-    let text: &str = &text;
-    if file.load_error(db).is_some() || file.kind(db).is_json() || !text.contains(MARKER) {
+    if file.load_error(db).is_some() || file.kind(db).is_json() {
         return Arc::new(Vec::new());
     }
+    // A configuration file's summary noted whether it has a marker; other files (variable files) are read.
+    let marked = match file.kind(db).is_config() {
+        true => crate::db::file_summary(db, file).has_suppression_marker,
+        false => file.text(db).contains(MARKER),
+    };
+    if !marked {
+        return Arc::new(Vec::new());
+    }
+    let text = file.text(db);
+    let text: &str = &text;
     let parse = foreach_syntax::parse(text, file.kind(db));
     Arc::new(suppressions(text, &parse.body))
 }

@@ -54,6 +54,18 @@ pub struct LoadOptions<'a> {
     /// The project file's `exclude` globs and the directory they are relative to (`project.rs`); they apply
     /// besides `excludes`, which are relative to each walked path.
     pub project_excludes: Option<(&'a Path, &'a [String])>,
+    /// How the files' texts are kept once read.
+    pub texts: KeepTexts,
+}
+
+/// How the loader keeps the texts it reads (`foreach_analysis::SourceText`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum KeepTexts {
+    /// Compressed: the language server, which may read any file's text at any time.
+    #[default]
+    Compressed,
+    /// Only their paths, read again where needed: `check`, a run that is over before the files change.
+    OnDisk,
 }
 
 impl<'a> LoadOptions<'a> {
@@ -67,6 +79,7 @@ impl<'a> LoadOptions<'a> {
             workspace_name: None,
             states: &[],
             project_excludes: None,
+            texts: KeepTexts::default(),
         }
     }
 }
@@ -193,7 +206,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     read_roots.dedup();
     let mut host = AnalysisHost::new();
     host.set_file_reader(Some(std::sync::Arc::new(DiskReader { roots: read_roots.clone() })));
-    let mut change = read_files(&files);
+    let mut change = read_files(&files, opts.texts);
     change.read_roots = Some(read_roots.iter().map(|r| path_string(r)).collect());
     change.settings = Some(Settings {
         cli_variables,
@@ -206,7 +219,7 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
     host.apply_change(change);
     host.prime_caches();
 
-    follow_module_calls(&mut host, &mut listed_dirs);
+    follow_module_calls(&mut host, &mut listed_dirs, opts.texts);
     load_states(&mut host, &roots, opts.states)?;
     Ok(Loaded { host, roots, listed_dirs })
 }
@@ -269,7 +282,7 @@ fn load_states(host: &mut AnalysisHost, given: &[PathBuf], options: &[StateOptio
 /// Loads the directories that module calls point to and that the host has not seen, until nothing is missing;
 /// each becomes a listed directory (or is marked missing). Used after the walk, and by the language server after
 /// loading the directory of a document opened outside every workspace folder.
-pub fn follow_module_calls(host: &mut AnalysisHost, listed_dirs: &mut HashSet<String>) {
+pub fn follow_module_calls(host: &mut AnalysisHost, listed_dirs: &mut HashSet<String>, texts: KeepTexts) {
     // Each round loads at least one new directory or marks it missing, so this ends; the bound is a guard against
     // a bug, not a limit users meet.
     let mut seen: HashSet<String> = HashSet::new();
@@ -294,7 +307,7 @@ pub fn follow_module_calls(host: &mut AnalysisHost, listed_dirs: &mut HashSet<St
                 _ => change.dirs.push((dir, false)),
             }
         }
-        let read = read_files(&new_files);
+        let read = read_files(&new_files, texts);
         change.files = read.files;
         host.apply_change(change);
         host.prime_caches();
@@ -311,7 +324,7 @@ pub fn directory_change(dir: &Path, skip: &HashSet<String>) -> Change {
     let mut files = Vec::new();
     list_dir(dir, &mut files);
     files.retain(|f| !skip.contains(&path_string(f)));
-    let mut change = read_files(&files);
+    let mut change = read_files(&files, KeepTexts::Compressed);
     change.dirs.push((path_string(dir), true));
     change
 }
@@ -432,9 +445,17 @@ fn list_dir(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Reads files in parallel, each once. Binary, non-UTF-8 and oversized files become read errors that the analysis
 /// reports as diagnostics; the command goes on.
-fn read_files(paths: &[PathBuf]) -> Change {
+fn read_files(paths: &[PathBuf], texts: KeepTexts) -> Change {
+    let read = |p: &PathBuf| -> Result<SourceText, String> {
+        let text = read_text(p)?;
+        Ok(match (texts, p.to_str()) {
+            // The path must read the file again as it is: a path that is not UTF-8 keeps its text compressed.
+            (KeepTexts::OnDisk, Some(path)) => SourceText::on_disk(path, &text),
+            _ => SourceText::compressed(&text),
+        })
+    };
     let files: Vec<(String, Result<SourceText, String>)> =
-        paths.par_iter().map(|p| (path_string(p), read_source(p))).collect();
+        paths.par_iter().map(|p| (path_string(p), read(p))).collect();
     Change { files, ..Change::default() }
 }
 
@@ -442,6 +463,12 @@ fn read_files(paths: &[PathBuf]) -> Change {
 /// again only to look for suppression comments and to quote it in a finding or a fix (an editor's open documents
 /// replace theirs with the editor's text, kept as it is).
 pub fn read_source(path: &Path) -> Result<SourceText, String> {
+    read_text(path).map(|text| SourceText::compressed(&text))
+}
+
+/// Reads a file's text, refusing what OpenTofu would not read as configuration: oversized, binary (NUL bytes),
+/// git-crypt encrypted or not UTF-8.
+fn read_text(path: &Path) -> Result<String, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read this file: {e}"))?;
     if meta.len() > MAX_FILE_BYTES {
         return Err(format!(
@@ -458,7 +485,7 @@ pub fn read_source(path: &Path) -> Result<SourceText, String> {
         return Err("this file contains NUL bytes: it looks binary, not like OpenTofu configuration".to_string());
     }
     match String::from_utf8(bytes) {
-        Ok(s) => Ok(SourceText::compressed(&s)),
+        Ok(s) => Ok(s),
         Err(e) => Err(format!(
             "this file is not valid UTF-8 (invalid byte at offset {}); OpenTofu reads only UTF-8",
             e.utf8_error().valid_up_to()
@@ -580,9 +607,17 @@ mod tests {
         assert_eq!(&*source.text(), text.as_str());
         assert!(read_source(&binary).unwrap_err().contains("NUL bytes"));
 
-        let change = read_files(&[path.clone(), binary]);
+        let change = read_files(&[path.clone(), binary.clone()], KeepTexts::Compressed);
         let kept: Vec<bool> =
             change.files.iter().map(|(_, t)| t.as_ref().is_ok_and(SourceText::is_compressed)).collect();
         assert_eq!(kept, [true, false]);
+
+        // `check` keeps only the paths, and the same files are still read errors.
+        let change = read_files(&[path.clone(), binary], KeepTexts::OnDisk);
+        let kept: Vec<bool> = change.files.iter().map(|(_, t)| t.as_ref().is_ok_and(SourceText::is_on_disk)).collect();
+        assert_eq!(kept, [true, false]);
+        assert!(change.files[1].1.as_ref().unwrap_err().contains("NUL bytes"));
+        let on_disk = change.files[0].1.as_ref().unwrap();
+        assert_eq!((on_disk.len(), &*on_disk.text()), (text.len(), text.as_str()));
     }
 }

@@ -27,6 +27,7 @@ pub fn roots_for(files: &[PathBuf], opts: &LoadOptions<'_>) -> Result<Vec<PathBu
         workspace_name: opts.workspace_name.clone(),
         states: &[],
         project_excludes: opts.project_excludes,
+        texts: opts.texts,
     })?;
     let tree = module_tree(loaded.host.db(), loaded.host.workspace());
     let db = loaded.host.db();

@@ -38,6 +38,8 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         workspace_name: args.vars.workspace_name(),
         states: &states,
         project_excludes: project.as_ref().map(|p| (p.dir.as_path(), p.exclude.as_slice())),
+        // A run over before the files change: it reads a text again only to quote it (`SourceText::on_disk`).
+        texts: foreach_load::KeepTexts::OnDisk,
     };
     let changed_roots;
     if args.changed {

@@ -41,6 +41,7 @@ pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         workspace_name: args.vars.workspace_name().or_else(|| env.and_then(|e| e.workspace.clone())),
         states: &[],
         project_excludes: None,
+        texts: foreach_load::KeepTexts::Compressed,
     };
     let loaded = match load(&opts) {
         Ok(l) => l,

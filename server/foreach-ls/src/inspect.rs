@@ -46,6 +46,7 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         workspace_name: args.vars.workspace_name().or_else(|| env.and_then(|e| e.workspace.clone())),
         states: &states,
         project_excludes: project.as_ref().map(|p| (p.dir.as_path(), p.exclude.as_slice())),
+        texts: foreach_load::KeepTexts::Compressed,
     };
     let host = match load(&opts) {
         Ok(l) => l.host,

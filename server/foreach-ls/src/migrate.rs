@@ -39,6 +39,7 @@ pub fn run(args: &MigrateArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         workspace_name: args.vars.workspace_name(),
         states: &[],
         project_excludes: None,
+        texts: foreach_load::KeepTexts::Compressed,
     };
     let loaded = match load(&opts) {
         Ok(l) => l,

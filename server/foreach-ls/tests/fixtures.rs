@@ -45,6 +45,8 @@ fn load_fixture(dir: &Path) -> Result<(AnalysisHost, Vec<String>), String> {
         ordered_vars: &ordered,
         workspace_name: config.workspace.clone(),
         states: &states,
+        // As `check` keeps them: the fixtures then cover what it runs (packed summaries, texts read again).
+        texts: load::KeepTexts::OnDisk,
         ..LoadOptions::new(&paths)
     };
     let loaded = load(&opts).map_err(|e| e.0)?;

@@ -74,7 +74,7 @@ impl Host {
             self.host.apply_change(foreach_load::directory_change(std::path::Path::new(dir), &skip));
             listed.insert(dir.to_string());
         }
-        foreach_load::follow_module_calls(&mut self.host, &mut listed);
+        foreach_load::follow_module_calls(&mut self.host, &mut listed, foreach_load::KeepTexts::Compressed);
         self.listed_dirs = Some(Arc::new(listed));
     }
 }

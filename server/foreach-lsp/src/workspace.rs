@@ -148,6 +148,7 @@ fn load_roots(
         workspace_name: workspace_name.clone(),
         states: &[],
         project_excludes: project.map(|p| (p.dir.as_path(), p.exclude.as_slice())),
+        texts: foreach_load::KeepTexts::Compressed,
     };
     let loaded = load(&opts).map_err(|e| e.0)?;
     let mut host = loaded.host;

@@ -27,7 +27,7 @@ pub struct Arg {
     pub range: TextRange,
 }
 
-/// How an argument keeps its expression: a tree, or packed when it is large (see [`PACK_FROM`]).
+/// How an argument keeps its expression: a tree, or packed (see [`Items::pack_expressions`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum ArgExpr {
     /// Shared: every instance of the module evaluates the same expression, and its scope holds it without a copy.
@@ -36,19 +36,14 @@ enum ArgExpr {
     Packed(Box<PackedExpr>),
 }
 
-/// The length of source text from which [`Items::pack_expressions`] packs an expression. Below it an expression is
-/// a reference or a literal, whose tree is about as small as its packed form.
-pub const PACK_FROM: u32 = 64;
-
 impl Arg {
     pub fn new(file: FileId, name: Ident, expr: Arc<Expr>, range: TextRange) -> Arg {
         Arg { file, name, expr: ArgExpr::Tree(expr), range }
     }
 
-    /// Keeps the expression packed from now on if its text is at least [`PACK_FROM`] bytes long.
-    pub fn pack_if_large(&mut self) {
+    /// Keeps the expression packed from now on.
+    pub fn pack(&mut self) {
         if let ArgExpr::Tree(expr) = &self.expr
-            && u32::from(expr.range.len()) >= PACK_FROM
             && let Some(packed) = PackedExpr::pack(expr)
         {
             self.expr = ArgExpr::Packed(Box::new(packed));
@@ -106,32 +101,32 @@ pub struct Items {
     pub others: Vec<Arc<OtherBlock>>,
 }
 
-/// Where a block is: its file, the whole block, and the label that names it (for diagnostics on one line).
 impl Items {
-    /// Packs the expressions of locals, module arguments and variable types and defaults (see [`PACK_FROM`]).
+    /// Packs the expressions of locals, module arguments and variable types and defaults.
     ///
     /// Summaries keep them for the whole session, and as trees they were most of `check`'s memory (about 25 MB on
-    /// the dev corpus, more than its 20 MB of text), while they are read about once per module instance. Its 10,000
-    /// expressions of 64 bytes or more pack from about 20 MB of trees into 4 MB, and unpack in a fraction of the
-    /// time parsing them took. The arguments that other checks read again and again
-    /// (resources' `for_each`, `provider`) are small and stay trees. So does every expression of a file being
-    /// edited: it is summarised again on each keystroke, and packing it would be wasted work.
+    /// the dev corpus, more than its 20 MB of text), while they are read about once per module instance. Packed
+    /// they take about a fifth of that, and unpack in a fraction of the time parsing them took. The arguments
+    /// that other checks read again and again (resources' `for_each`, `provider`) stay trees. So does every
+    /// expression of a file being edited: it is summarised again on each keystroke, and packing it would be wasted
+    /// work.
     pub fn pack_expressions(&mut self) {
         for local in &mut self.locals {
-            Arc::make_mut(local).arg.pack_if_large();
+            Arc::make_mut(local).arg.pack();
         }
         for call in &mut self.module_calls {
             let call = Arc::make_mut(call);
-            call.inputs.iter_mut().for_each(Arg::pack_if_large);
-            call.providers.iter_mut().for_each(|a| a.pack_if_large());
+            call.inputs.iter_mut().for_each(Arg::pack);
+            call.providers.iter_mut().for_each(|a| a.pack());
         }
         for variable in &mut self.variables {
             let variable = Arc::make_mut(variable);
-            variable.ty.iter_mut().chain(&mut variable.default).for_each(|a| a.pack_if_large());
+            variable.ty.iter_mut().chain(&mut variable.default).for_each(|a| a.pack());
         }
     }
 }
 
+/// Where a block is: its file, the whole block, and the label that names it (for diagnostics on one line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BlockSite {
     pub file: FileId,

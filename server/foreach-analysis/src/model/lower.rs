@@ -20,6 +20,9 @@ pub struct FileSummary {
     pub items: Items,
     pub diagnostics: Vec<Diagnostic>,
     pub syntax_errors: Vec<foreach_syntax::SyntaxError>,
+    /// Whether the text holds the suppression marker (`crate::suppress`), noted while the text is at hand so that
+    /// the files without one (nearly all) are not read again to look for suppressions.
+    pub has_suppression_marker: bool,
 }
 
 impl std::ops::Deref for FileSummary {
