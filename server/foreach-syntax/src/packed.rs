@@ -10,7 +10,6 @@
 use text_size::TextRange;
 
 use crate::ast::{Expr, ExprKind};
-use crate::shift::Shift;
 
 /// The first byte of a packed expression: how the rest is stored.
 const PLAIN: u8 = 0;
@@ -30,11 +29,9 @@ impl PackedExpr {
     /// Packs `expr`. `None` if it cannot be encoded, which only a bug in the encoding could cause: the caller then
     /// keeps the tree.
     pub fn pack(expr: &Expr) -> Option<PackedExpr> {
-        // Ranges relative to the expression's start take two or three bytes each instead of three or four.
-        let mut relative = expr.clone();
-        Shift::uniform(-i64::from(u32::from(expr.range.start()))).expr(&mut relative);
-        let bytes = vec![PLAIN];
-        let bytes = postcard::to_extend(&relative, bytes).ok()?;
+        // Ranges stay absolute: relative to the expression they would take a byte less here and there, but moving
+        // them means copying the tree first, which made packing a workspace's expressions twice as slow.
+        let bytes = postcard::to_extend(expr, vec![PLAIN]).ok()?;
         // The encoding repeats itself (names written as a key and in a reference, one object shape after another),
         // so LZ4 takes a large expression to about half; a small one it would only grow.
         let bytes = if bytes.len() >= COMPRESS_FROM {
@@ -59,10 +56,7 @@ impl PackedExpr {
             None => &[],
         };
         match postcard::from_bytes::<Expr>(bytes) {
-            Ok(mut expr) => {
-                Shift::uniform(i64::from(u32::from(self.range.start()))).expr(&mut expr);
-                expr
-            }
+            Ok(expr) => expr,
             // The bytes come from `pack`, so this is unreachable short of a bug; an invalid expression at the right
             // place evaluates as unknown and reports nothing, where a panic would end the whole run. Unpacking
             // recurses once per level like every walk of the tree, within the parser's nesting bound.
