@@ -28,8 +28,9 @@ pub struct Arg {
 }
 
 /// The length of source text from which [`Items::pack_expressions`] packs an expression. Smaller ones are mostly a
-/// reference or a literal, read far more often than large ones (every module instance reads its variables' types):
-/// packing every expression took a further 1.5 MB off `check`'s peak on the dev corpus, but made it 15% slower.
+/// reference or a literal, read far more often than large ones (every module instance reads its variables' types),
+/// and each read of a packed one allocates it anew. Packing every expression took only a further 1–2 MB off
+/// `check`'s peak on the dev corpus, with a time cost lost in the 2-core machine's noise: not worth the allocations.
 pub const PACK_FROM: u32 = 64;
 
 /// How an argument keeps its expression: a tree, or packed (see [`Items::pack_expressions`]).
