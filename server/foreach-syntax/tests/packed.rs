@@ -2,25 +2,19 @@
 //! fixture and docs example, on the dev corpus when it is unpacked (the corpus test of foreach-ls unpacks it under
 //! `target/corpus`), on JSON files (whose escaped strings carry one fixed range) and nested as deep as the parser allows (64 levels).
 
+#[path = "support/files.rs"]
+mod files;
+
 use std::path::{Path, PathBuf};
+
+use files::repo;
 
 use foreach_syntax::ast::{Body, Expr, Structure};
 use foreach_syntax::{FileKind, PackedExpr, parse, parse_expr};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files_under(&path, out);
-        } else if FileKind::from_file_name(&path.file_name().unwrap_or_default().to_string_lossy()).is_some() {
-            out.push(path);
-        }
-    }
+/// Every file the parser reads, by its name.
+fn parsed(path: &Path) -> bool {
+    FileKind::from_file_name(&path.file_name().unwrap_or_default().to_string_lossy()).is_some()
 }
 
 fn round_trip(expr: &Expr, what: &str) {
@@ -60,8 +54,8 @@ fn round_trip_files(files: &[PathBuf]) -> usize {
 #[test]
 fn every_attribute_of_the_fixtures_and_docs_round_trips() {
     let mut files = Vec::new();
-    files_under(&repo().join("testdata"), &mut files);
-    files_under(&repo().join("docs"), &mut files);
+    files::files_under(&repo().join("testdata"), &parsed, &mut files);
+    files::files_under(&repo().join("docs"), &parsed, &mut files);
     assert!(files.iter().any(|f| f.to_string_lossy().ends_with(".tf.json")), "no JSON fixture found");
     let n = round_trip_files(&files);
     assert!(n > 1000, "only {n} attributes in {} files", files.len());
@@ -69,13 +63,7 @@ fn every_attribute_of_the_fixtures_and_docs_round_trips() {
 
 #[test]
 fn every_attribute_of_the_dev_corpus_round_trips() {
-    let corpus = repo().join("target/corpus/dev-corpus");
-    if !corpus.is_dir() {
-        eprintln!("skipped: {} is not unpacked (the corpus test of foreach-ls unpacks it)", corpus.display());
-        return;
-    }
-    let mut files = Vec::new();
-    files_under(&corpus, &mut files);
+    let Some(files) = files::dev_corpus_files(&parsed) else { return };
     assert!(round_trip_files(&files) > 50_000);
 }
 

@@ -2,25 +2,19 @@
 //! every fixture and docs example of the repository, on the dev corpus when it is unpacked (the corpus test unpacks
 //! it under `target/corpus`), and on random edits of them.
 
-use std::path::{Path, PathBuf};
+#[path = "support/files.rs"]
+mod files;
+
+use std::path::Path;
+
+use files::repo;
 use std::sync::Arc;
 
 use foreach_syntax::{FileKind, ItemCache, parse, parse_reusing};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            files_under(&path, out);
-        } else if path.extension().is_some_and(|e| e == "tf" || e == "tfvars" || e == "hcl") {
-            out.push(path);
-        }
-    }
+/// Native configuration files, the ones `parse_reusing` serves.
+fn native(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "tf" || e == "tfvars" || e == "hcl")
 }
 
 /// A small deterministic generator, so a failure reproduces.
@@ -88,8 +82,8 @@ fn check_file(path: &Path, text: &str, edits: usize, seed: u64) -> (usize, usize
 #[test]
 fn reusing_parse_equals_a_fresh_parse_on_fixtures_and_edits() {
     let mut files = Vec::new();
-    files_under(&repo().join("testdata"), &mut files);
-    files_under(&repo().join("docs"), &mut files);
+    files::files_under(&repo().join("testdata"), &native, &mut files);
+    files::files_under(&repo().join("docs"), &native, &mut files);
     assert!(files.len() > 100, "fixtures found: {}", files.len());
     let (mut reused, mut inside) = (0, 0);
     for (i, path) in files.iter().enumerate() {
@@ -221,13 +215,7 @@ fn a_spare_made_up_front_edits_in_place_from_the_first_keystroke() {
 
 #[test]
 fn reusing_parse_equals_a_fresh_parse_on_the_dev_corpus() {
-    let corpus = repo().join("target/corpus/dev-corpus");
-    if !corpus.is_dir() {
-        eprintln!("skipped: {} is not unpacked (the corpus test of foreach-ls unpacks it)", corpus.display());
-        return;
-    }
-    let mut files = Vec::new();
-    files_under(&corpus, &mut files);
+    let Some(files) = files::dev_corpus_files(&native) else { return };
     for (i, path) in files.iter().enumerate() {
         let Ok(text) = std::fs::read_to_string(path) else { continue };
         // Every file cold; a tenth of them through a few edits as well (the whole corpus edited would be slow).
@@ -241,7 +229,7 @@ fn reusing_parse_equals_a_fresh_parse_on_the_dev_corpus() {
 #[test]
 fn sampled_edits_at_offsets_of_every_fixture_match_a_fresh_parse() {
     let mut files = Vec::new();
-    files_under(&repo().join("testdata"), &mut files);
+    files::files_under(&repo().join("testdata"), &native, &mut files);
     let kind = FileKind::Tf;
     let (mut edits, mut inside) = (0, 0);
     for path in files.iter().filter(|p| p.extension().is_some_and(|e| e == "tf")) {
