@@ -47,11 +47,11 @@ impl SourceText {
         SourceText(Repr::Compressed { block: Arc::from(block), len: text.len() })
     }
 
-    /// The text of the file at `path`, which was `text` when it was read, kept as nothing but its path: reading it
+    /// The text of the file at `path`, `len` bytes long when it was read, kept as nothing but its path: reading it
     /// again reads the file. For a run that is over before its files change (`check`); a file that changes or
     /// disappears meanwhile reads as it is then, or as empty.
-    pub fn on_disk(path: &str, text: &str) -> SourceText {
-        SourceText(Repr::OnDisk { path: Arc::from(path), len: text.len() })
+    pub fn on_disk(path: &str, len: usize) -> SourceText {
+        SourceText(Repr::OnDisk { path: Arc::from(path), len })
     }
 
     /// The text. For a compressed text this decompresses it into a new string, for one on disk it reads the file:
@@ -165,7 +165,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("main.tf");
         std::fs::write(&path, CONFIG).unwrap();
-        let kept = SourceText::on_disk(path.to_str().unwrap(), CONFIG);
+        let kept = SourceText::on_disk(path.to_str().unwrap(), CONFIG.len());
         assert!(kept.is_on_disk() && !kept.is_plain() && !kept.is_compressed(), "{kept:?}");
         assert_eq!(kept.len(), CONFIG.len());
         assert_eq!(&*kept.text(), CONFIG);

@@ -450,7 +450,7 @@ fn read_files(paths: &[PathBuf], texts: KeepTexts) -> Change {
         let text = read_text(p)?;
         Ok(match (texts, p.to_str()) {
             // The path must read the file again as it is: a path that is not UTF-8 keeps its text compressed.
-            (KeepTexts::OnDisk, Some(path)) => SourceText::on_disk(path, &text),
+            (KeepTexts::OnDisk, Some(path)) => SourceText::on_disk(path, text.len()),
             _ => SourceText::compressed(&text),
         })
     };
