@@ -4,7 +4,7 @@
 //! wrong, in lower case, names in backticks), a primary range on a single line, and related ranges that each
 //! carry their own message (the hops of a "why not static" chain, the provider block of an unknown key, a hint).
 
-use crate::base::FileRange;
+use crate::base::{FileId, FileRange};
 
 /// The read error a host gives for a file that git-crypt has left encrypted (it starts with `\0GITCRYPT\0`): not a
 /// mistake of the repository, only a key this checkout lacks, so it is reported as `encrypted-file` (an info) and a
@@ -96,6 +96,13 @@ impl Diagnostic {
     pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
         self.fixes.push(fix);
         self
+    }
+
+    /// Every file the diagnostic points into: its location, its related locations and its fixes' edits.
+    pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
+        std::iter::once(self.location.file)
+            .chain(self.related.iter().map(|r| r.location.file))
+            .chain(self.fixes.iter().flat_map(|f| f.edits.iter().map(|e| e.location.file)))
     }
 }
 

@@ -371,7 +371,17 @@ impl AnalysisHost {
     /// Paths and texts of all loaded files by id (one pass, for rendering many diagnostics). The texts stay as the
     /// host keeps them: a report reads only those of the files it quotes.
     pub fn file_table(&self) -> HashMap<FileId, (String, SourceText)> {
-        self.files.values().map(|f| (f.id(&self.db), (f.path(&self.db).clone(), f.source(&self.db).clone()))).collect()
+        self.file_table_of(|_| true)
+    }
+
+    /// [`AnalysisHost::file_table`] of only the files `wanted` keeps: a report of a few findings in a workspace of
+    /// thousands of files need not copy every path (1.4 MB on the dev corpus, at `check`'s peak).
+    pub fn file_table_of(&self, wanted: impl Fn(FileId) -> bool) -> HashMap<FileId, (String, SourceText)> {
+        self.files
+            .values()
+            .filter(|f| wanted(f.id(&self.db)))
+            .map(|f| (f.id(&self.db), (f.path(&self.db).clone(), f.source(&self.db).clone())))
+            .collect()
     }
 
     pub fn file_count(&self) -> usize {

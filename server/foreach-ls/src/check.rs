@@ -1,11 +1,13 @@
 //! `foreach-ls check`: load, analyse, (with `--fix`) apply the automatic fixes and analyse again, print, and choose
 //! the exit status.
 
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 
 use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
 use crate::{changed, fix, render, report};
+use foreach_analysis::FileId;
 use foreach_load::OrderedVar;
 use foreach_load::environments::{self, Finding};
 use foreach_load::{LoadOptions, StateOption, load};
@@ -117,7 +119,8 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             };
         }
     }
-    let report = report::build(&findings, &host.file_table(), &cwd);
+    let quoted: HashSet<FileId> = findings.iter().flat_map(|f| f.diagnostic.files()).collect();
+    let report = report::build(&findings, &host.file_table_of(|id| quoted.contains(&id)), host.file_count(), &cwd);
 
     let stdout = std::io::stdout();
     let color = !args.no_color && stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();

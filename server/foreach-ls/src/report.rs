@@ -111,10 +111,12 @@ impl<'a> Locator<'a> {
     }
 }
 
-pub fn build(findings: &[Finding], files: &FileTable, cwd: &Path) -> Report {
+/// `files` holds at least the files the findings point into ([`foreach_analysis::Diagnostic::files`]); `files_read`
+/// is how many the analysis read, for the summary.
+pub fn build(findings: &[Finding], files: &FileTable, files_read: usize, cwd: &Path) -> Report {
     let mut locator = Locator::new(files, cwd);
     let mut texts: HashMap<FileId, Arc<str>> = HashMap::new();
-    let mut summary = Summary { files: files.len(), ..Summary::default() };
+    let mut summary = Summary { files: files_read, ..Summary::default() };
     let mut records = Vec::with_capacity(findings.len());
     for finding in findings {
         let d = &finding.diagnostic;
