@@ -17,12 +17,21 @@ pub mod report;
 
 use exit::ExitStatus;
 
-/// Entry point of the binary; returns the process exit code.
-pub fn run() -> i32 {
-    run_with(std::env::args_os()).code()
+/// Entry point of the binary; returns the process exit code. `before_check` runs before `check` loads anything
+/// (the binary tunes its allocator there: it owns the allocator, this library does not).
+pub fn run(before_check: fn()) -> i32 {
+    run_with_hook(std::env::args_os(), before_check).code()
 }
 
 pub fn run_with<I, T>(args: I) -> ExitStatus
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    run_with_hook(args, || {})
+}
+
+fn run_with_hook<I, T>(args: I, before_check: fn()) -> ExitStatus
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
@@ -36,7 +45,10 @@ where
         }
     };
     match parsed.cli.command {
-        args::Command::Check(a) => check::run(&a, &parsed.ordered_vars),
+        args::Command::Check(a) => {
+            before_check();
+            check::run(&a, &parsed.ordered_vars)
+        }
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
         args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
         args::Command::Migrate(a) => migrate::run(&a, &parsed.ordered_vars),

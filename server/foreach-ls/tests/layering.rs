@@ -74,3 +74,37 @@ fn ide_modules_do_not_import_each_other() {
         "ide modules that import each other (move what both need to a third module): {cycles:?}"
     );
 }
+
+/// The `.rs` files under `dir`, recursively.
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable directory").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// `unsafe` is forbidden in the library crates and denied in the binary's package (Cargo.toml), where main.rs alone
+/// allows it, to set one allocator option. A second `allow` anywhere else fails here, so that it is a decision of
+/// its own and not a line slipped into a change.
+#[test]
+fn unsafe_code_is_allowed_only_in_main() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir(root.join("server")).expect("the server directory exists").flatten() {
+        // The hcl-edit fork is upstream's code, under upstream's own rules.
+        if dir.file_name() != "vendor" && dir.path().is_dir() {
+            rust_files(&dir.path(), &mut files);
+        }
+    }
+    assert!(files.len() > 50, "the sources were found ({} files)", files.len());
+    let allowing: Vec<String> = files
+        .iter()
+        .filter(|p| std::fs::read_to_string(p).unwrap_or_default().contains(concat!("allow(", "unsafe_code)")))
+        .map(|p| p.strip_prefix(root).unwrap_or(p).display().to_string())
+        .collect();
+    assert_eq!(allowing, ["server/foreach-ls/src/main.rs"], "files that allow unsafe code");
+}
