@@ -58,7 +58,9 @@ pub struct Change {
 pub struct AnalysisHost {
     db: RootDatabase,
     ws: Workspace,
-    files: HashMap<String, SourceFile>,
+    /// By path. A text kept on disk shares its path with its key here ([`SourceText::disk_path`]): a monorepo's
+    /// paths are a megabyte a copy.
+    files: HashMap<Arc<str>, SourceFile>,
     dirs: HashMap<String, ModuleDir>,
     next_file_id: u32,
     /// A fingerprint of each directory's `module` blocks as the tree last read them (see [`call_shape`]).
@@ -121,7 +123,7 @@ impl AnalysisHost {
                 Ok(t) => (t, None),
                 Err(e) => (SourceText::from(""), Some(e)),
             };
-            match self.files.get(&path) {
+            match self.files.get(path.as_str()) {
                 Some(file) => {
                     // An editor opening a file sends it unchanged: nothing to invalidate.
                     if file.source(&self.db).is(&text) && *file.load_error(&self.db) == error {
@@ -135,15 +137,16 @@ impl AnalysisHost {
                 None => {
                     let id = FileId(self.next_file_id);
                     self.next_file_id += 1;
+                    let key = text.disk_path().cloned().unwrap_or_else(|| Arc::from(path.as_str()));
                     let file =
                         SourceFile::builder(id, path.clone(), kind, text, error).durability(LOADED).new(&self.db);
-                    self.files.insert(path.clone(), file);
+                    self.files.insert(key, file);
                     touched_dirs.push(parent(&path).to_string());
                 }
             }
         }
         for path in change.removed_files {
-            if self.files.remove(&path).is_some() {
+            if self.files.remove(path.as_str()).is_some() {
                 touched_dirs.push(parent(&path).to_string());
             }
         }
@@ -168,7 +171,7 @@ impl AnalysisHost {
         touched_dirs.dedup();
         // One pass over all files groups the touched directories' files (a bulk load touches every directory).
         let touched: std::collections::HashSet<&str> = touched_dirs.iter().map(String::as_str).collect();
-        let mut by_dir: HashMap<String, Vec<(&String, SourceFile)>> = HashMap::new();
+        let mut by_dir: HashMap<String, Vec<(&str, SourceFile)>> = HashMap::new();
         // An edit of an open file touches no directory: skip the pass (tens of thousands of paths in a monorepo).
         if !touched.is_empty() {
             for (p, f) in &self.files {

@@ -54,6 +54,14 @@ impl SourceText {
         SourceText(Repr::OnDisk { path: Arc::from(path), len })
     }
 
+    /// The path a text kept on disk is read from.
+    pub fn disk_path(&self) -> Option<&Arc<str>> {
+        match &self.0 {
+            Repr::OnDisk { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
     /// The text. For a compressed text this decompresses it into a new string, for one on disk it reads the file:
     /// callers read it once and let it go rather than hold it (holding every text is what this type avoids).
     pub fn text(&self) -> Arc<str> {
