@@ -125,7 +125,7 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
             continue;
         }
         let errors = if file.kind(db).is_config() {
-            file_summary(db, *file).syntax_errors.clone()
+            file_summary(db, *file).syntax_errors.to_vec()
         } else {
             parse(db, *file).errors.clone()
         };

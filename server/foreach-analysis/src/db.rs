@@ -170,7 +170,7 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
     if !file.source(db).is_plain() {
         summary.items.pack_expressions();
     }
-    summary.syntax_errors = parse.errors.clone();
+    summary.syntax_errors = parse.errors.iter().cloned().collect();
     Arc::new(summary)
 }
 
@@ -178,7 +178,7 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
 /// in the module (a resource body, a local) stops here instead of rebuilding the tree.
 #[salsa::tracked(returns(clone))]
 pub fn module_calls(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Arc<crate::model::items::ModuleCall>>> {
-    Arc::new(module(db, dir).module_calls.clone())
+    Arc::new(module(db, dir).module_calls.to_vec())
 }
 
 /// The merged configuration of a module directory.

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use foreach_syntax::ast::{Block, Expr, Ident};
 use foreach_syntax::{PackedExpr, TextRange};
 use smol_str::SmolStr;
+use thin_vec::ThinVec;
 
 use crate::base::{FileId, FileRange};
 use crate::model::refs::Reference;
@@ -89,19 +90,45 @@ impl Arg {
 /// module, so building a module copies pointers, not declarations.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Items {
-    pub variables: Vec<Arc<Variable>>,
-    pub locals: Vec<Arc<Local>>,
-    pub providers: Vec<Arc<ProviderBlock>>,
-    pub resources: Vec<Arc<Resource>>,
-    pub module_calls: Vec<Arc<ModuleCall>>,
-    pub outputs: Vec<Arc<Output>>,
-    pub required_providers: Vec<Arc<RequiredProvider>>,
-    pub backends: Vec<Arc<SettingsBlock>>,
-    pub encryption: Vec<Arc<SettingsBlock>>,
-    pub others: Vec<Arc<OtherBlock>>,
+    pub variables: ThinVec<Arc<Variable>>,
+    pub locals: ThinVec<Arc<Local>>,
+    pub providers: ThinVec<Arc<ProviderBlock>>,
+    pub resources: ThinVec<Arc<Resource>>,
+    pub module_calls: ThinVec<Arc<ModuleCall>>,
+    pub outputs: ThinVec<Arc<Output>>,
+    pub required_providers: ThinVec<Arc<RequiredProvider>>,
+    pub backends: ThinVec<Arc<SettingsBlock>>,
+    pub encryption: ThinVec<Arc<SettingsBlock>>,
+    pub others: ThinVec<Arc<OtherBlock>>,
 }
 
 impl Items {
+    /// Drops the lists' growth slack: summaries and modules keep them for the whole session.
+    pub fn shrink_to_fit(&mut self) {
+        let Items {
+            variables,
+            locals,
+            providers,
+            resources,
+            module_calls,
+            outputs,
+            required_providers,
+            backends,
+            encryption,
+            others,
+        } = self;
+        variables.shrink_to_fit();
+        locals.shrink_to_fit();
+        providers.shrink_to_fit();
+        resources.shrink_to_fit();
+        module_calls.shrink_to_fit();
+        outputs.shrink_to_fit();
+        required_providers.shrink_to_fit();
+        backends.shrink_to_fit();
+        encryption.shrink_to_fit();
+        others.shrink_to_fit();
+    }
+
     /// Packs the expressions of locals, module arguments and variable types and defaults, whatever their size.
     ///
     /// Summaries keep them for the whole session, and as trees they were most of `check`'s memory (about 25 MB on
@@ -147,7 +174,7 @@ impl BlockSite {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyRefs {
     pub file: FileId,
-    pub refs: Vec<Reference>,
+    pub refs: ThinVec<Reference>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 
 use smol_str::SmolStr;
 use std::sync::Arc;
+use thin_vec::ThinVec;
 
 use foreach_syntax::ast::{Attribute, Block, Body, ExprKind, Structure, TraversalOp};
 
@@ -18,8 +19,8 @@ use crate::model::refs::{references, traversal_root};
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FileSummary {
     pub items: Items,
-    pub diagnostics: Vec<Diagnostic>,
-    pub syntax_errors: Vec<foreach_syntax::SyntaxError>,
+    pub diagnostics: ThinVec<Diagnostic>,
+    pub syntax_errors: ThinVec<foreach_syntax::SyntaxError>,
     /// Whether the text holds the suppression marker (`crate::suppress`), noted while the text is at hand so that
     /// the files without one (nearly all) are not read again to look for suppressions.
     pub has_suppression_marker: bool,
@@ -50,6 +51,7 @@ pub fn lower_file(file: FileId, body: &Body) -> FileSummary {
             )),
         }
     }
+    out.items.shrink_to_fit();
     out
 }
 
@@ -250,7 +252,7 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
         config: Vec::new(),
         config_blocks: Vec::new(),
         reserved: Vec::new(),
-        body_refs: BodyRefs { file, refs: Vec::new() },
+        body_refs: BodyRefs { file, refs: ThinVec::new() },
     };
     for s in &block.body.structures {
         match s {
@@ -271,11 +273,14 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
             }
             Structure::Block(b) => {
                 // Through the structure, so that a `dynamic` block binds its iterator.
-                collect_structure_refs(s, &[], false, &mut Vec::new(), &mut p.body_refs.refs);
+                let mut refs = Vec::new();
+                collect_structure_refs(s, &[], false, &mut Vec::new(), &mut refs);
+                p.body_refs.refs.extend(refs);
                 p.config_blocks.push((b.ident.name.to_string(), FileRange::new(file, b.ident.range)));
             }
         }
     }
+    p.config.shrink_to_fit();
     p
 }
 
@@ -318,6 +323,10 @@ const MODULE_META: &[&str] = &["source", "version", "for_each", "count", "depend
 fn lower_module_call(file: FileId, block: &Block) -> ModuleCall {
     let get = |name: &str| opt_arg(file, block.body.attribute(name));
     let enabled = lifecycle_enabled(file, block);
+    let mut inputs: Vec<Arg> =
+        block.body.attributes().filter(|a| !MODULE_META.contains(&a.key.name.as_str())).map(|a| arg(file, a)).collect();
+    // Kept for the whole session: without the growth slack (a call of five arguments would keep room for eight).
+    inputs.shrink_to_fit();
     ModuleCall {
         name: block.labels[0].value.to_string(),
         site: site(file, block, 0),
@@ -328,12 +337,7 @@ fn lower_module_call(file: FileId, block: &Block) -> ModuleCall {
         enabled,
         depends_on: get("depends_on"),
         providers: get("providers"),
-        inputs: block
-            .body
-            .attributes()
-            .filter(|a| !MODULE_META.contains(&a.key.name.as_str()))
-            .map(|a| arg(file, a))
-            .collect(),
+        inputs,
     }
 }
 
@@ -412,9 +416,8 @@ fn provider_alias_traversal(e: &foreach_syntax::ast::Expr) -> Option<(String, St
 fn body_refs(file: FileId, body: &Body, skip: &[&str]) -> BodyRefs {
     let mut refs = Vec::new();
     collect_body_refs(body, skip, true, &mut Vec::new(), &mut refs);
-    // Summaries live as long as the workspace: drop the growth slack (often half the vector).
-    refs.shrink_to_fit();
-    BodyRefs { file, refs }
+    // Summaries live as long as the workspace: the copy has no growth slack (often half the vector).
+    BodyRefs { file, refs: ThinVec::from(refs) }
 }
 
 fn collect_body_refs(

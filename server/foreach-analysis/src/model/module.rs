@@ -108,6 +108,7 @@ pub fn build_module(files: &[ModuleFile<'_>]) -> Module {
         apply_override(&mut module, f.summary);
     }
     report_duplicates(&mut module);
+    module.items.shrink_to_fit();
     module
 }
 

@@ -128,7 +128,7 @@ fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
     for r in module.resources.iter().filter(|r| r.for_each().is_none()) {
         report(&r.body_refs, &format!("`{}`", r.address()));
         if let Some(p) = r.provider() {
-            report(&BodyRefs { file: p.file, refs: references(&p.expr(), &[]) }, &format!("`{}`", r.address()));
+            report(&BodyRefs { file: p.file, refs: references(&p.expr(), &[]).into() }, &format!("`{}`", r.address()));
         }
     }
     for o in &module.outputs {
@@ -136,7 +136,7 @@ fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
     }
     for c in module.module_calls.iter().filter(|c| c.for_each.is_none()) {
         for arg in c.inputs.iter().chain(c.providers.as_deref()) {
-            let refs = BodyRefs { file: arg.file, refs: references(&arg.expr(), &[]) };
+            let refs = BodyRefs { file: arg.file, refs: references(&arg.expr(), &[]).into() };
             report(&refs, &format!("module call `{}`", c.name));
         }
     }
