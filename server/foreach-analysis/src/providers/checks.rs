@@ -6,11 +6,10 @@ use std::collections::HashMap;
 
 use foreach_syntax::ast::ExprKind;
 
-use crate::base::FileRange;
+use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::model::items::BodyRefs;
 use crate::model::module::Module;
-use crate::model::refs::references;
+use crate::model::refs::{Reference, references};
 use crate::providers::config::{ConfigTarget, RefOwner, known_addresses, module_references, resolve_config};
 use crate::suggest::closest;
 
@@ -110,11 +109,11 @@ fn duplicates(module: &Module, out: &mut Vec<Diagnostic>) {
 }
 
 fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
-    let mut report = |refs: &BodyRefs, block: &str| {
-        for r in refs.refs.iter().filter(|r| r.root() == "each") {
+    let mut report = |file: FileId, refs: &[Reference], block: &str| {
+        for r in refs.iter().filter(|r| r.root() == "each") {
             out.push(Diagnostic::new(
                 Code::EachOutsideForEach,
-                FileRange::new(refs.file, r.range),
+                FileRange::new(file, r.range),
                 format!(
                     "`{}` is used in {block}, which has no `for_each`; `each` exists only in blocks with `for_each`",
                     r.display()
@@ -123,21 +122,20 @@ fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
         }
     };
     for p in module.providers.iter().filter(|p| p.for_each.is_none()) {
-        report(&p.body_refs, &format!("provider `{}`", p.name));
+        report(p.body_refs.file, &p.body_refs.refs, &format!("provider `{}`", p.name));
     }
     for r in module.resources.iter().filter(|r| r.for_each().is_none()) {
-        report(&r.body_refs, &format!("`{}`", r.address()));
+        report(r.body_refs.file, &r.body_refs.refs, &format!("`{}`", r.address()));
         if let Some(p) = r.provider() {
-            report(&BodyRefs { file: p.file, refs: references(&p.expr(), &[]).into() }, &format!("`{}`", r.address()));
+            report(p.file, &references(&p.expr(), &[]), &format!("`{}`", r.address()));
         }
     }
     for o in &module.outputs {
-        report(&o.body_refs, &format!("output `{}`", o.name));
+        report(o.body_refs.file, &o.body_refs.refs, &format!("output `{}`", o.name));
     }
     for c in module.module_calls.iter().filter(|c| c.for_each.is_none()) {
         for arg in c.inputs.iter().chain(c.providers.as_deref()) {
-            let refs = BodyRefs { file: arg.file, refs: references(&arg.expr(), &[]).into() };
-            report(&refs, &format!("module call `{}`", c.name));
+            report(arg.file, &references(&arg.expr(), &[]), &format!("module call `{}`", c.name));
         }
     }
 }
