@@ -55,6 +55,8 @@ fn inputs(text: &str) -> ModuleStaticInputs {
                 sensitive: false,
                 non_static: None,
                 supplied: None,
+                provisional: None,
+                default_not_final: None,
             });
         } else if block.ident.name == "locals" {
             for a in block.body.attributes() {

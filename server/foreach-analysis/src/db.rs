@@ -132,6 +132,11 @@ pub struct Workspace {
     /// The workspace `tofu workspace select` chose in a root directory (its `.terraform/environment`), by directory.
     #[returns(ref)]
     pub selected_workspaces: Arc<HashMap<String, String>>,
+    /// Root module directories whose inputs a wrapper supplies (`terragrunt.hcl` in or above it, `atmos.yaml`
+    /// above it), with the wrapper's file as the host names it (`terragrunt.hcl`, `../../atmos.yaml`): their
+    /// defaults may be overridden, so a root there that cannot run as it is uses none (`instance_scope.rs`).
+    #[returns(ref)]
+    pub input_wrappers: Arc<HashMap<String, String>>,
     /// Where file functions may read: for each directory the user asked to check, the repository that holds it
     /// (the nearest enclosing directory with `.git`), or the directory itself outside a repository.
     #[returns(ref)]

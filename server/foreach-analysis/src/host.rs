@@ -48,6 +48,8 @@ pub struct Change {
     pub manifests: Vec<(String, Arc<str>)>,
     /// The workspace named in `.terraform/environment`, by root directory.
     pub selected_workspaces: Vec<(String, String)>,
+    /// Directories whose inputs a wrapper supplies, and its file (see `Workspace::input_wrappers`).
+    pub input_wrappers: Vec<(String, String)>,
     /// The read boundaries (see `Workspace::read_roots`).
     pub read_roots: Option<Vec<String>>,
     pub settings: Option<Settings>,
@@ -94,6 +96,7 @@ impl AnalysisHost {
     pub fn with_database(db: RootDatabase) -> AnalysisHost {
         let ws = Workspace::builder(
             Arc::from([]),
+            Arc::new(HashMap::new()),
             Arc::new(HashMap::new()),
             Arc::new(HashMap::new()),
             Arc::new(HashMap::new()),
@@ -220,6 +223,11 @@ impl AnalysisHost {
             let mut selected = (**self.ws.selected_workspaces(&self.db)).clone();
             selected.extend(change.selected_workspaces);
             self.ws.set_selected_workspaces(&mut self.db).with_durability(LOADED).to(Arc::new(selected));
+        }
+        if !change.input_wrappers.is_empty() {
+            let mut wrappers = (**self.ws.input_wrappers(&self.db)).clone();
+            wrappers.extend(change.input_wrappers);
+            self.ws.set_input_wrappers(&mut self.db).with_durability(LOADED).to(Arc::new(wrappers));
         }
         if let Some(roots) = change.read_roots {
             self.ws.set_read_roots(&mut self.db).with_durability(LOADED).to(Arc::from(roots));

@@ -14,7 +14,9 @@ use foreach_syntax::ast::{Body, Structure};
 
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
-use crate::eval::{Constraint, DynamicKind, EvalContext, ModuleScope, UnknownCause, UnknownReason, Value, convert};
+use crate::eval::{
+    AwaitedInputs, Constraint, DynamicKind, EvalContext, ModuleScope, UnknownCause, UnknownReason, Value, convert,
+};
 use crate::providers::expand::unknown_reasons;
 
 /// What an init-time value turned out to be.
@@ -26,6 +28,9 @@ pub enum Outcome {
     Unresolved {
         names: Vec<String>,
         reason: Arc<UnknownReason>,
+        /// Of `names`, the variables whose default may be overridden, which have a value (and must not be said to
+        /// have none).
+        awaited: AwaitedInputs,
     },
     /// Depends on something OpenTofu never knows at init (a resource, `each.key`, an impure function...).
     NotStatic(Arc<UnknownReason>),
@@ -55,7 +60,8 @@ pub fn classify(v: &Value, internal: &dyn Fn(&UnknownReason) -> bool, sensitive_
         return Outcome::NotStatic(r.clone());
     }
     let names: BTreeSet<String> = reasons.iter().map(|r| r.root_name()).collect();
-    Outcome::Unresolved { names: names.into_iter().collect(), reason: reasons[0].clone() }
+    let awaited = AwaitedInputs::of(reasons.iter().map(|r| &**r));
+    Outcome::Unresolved { names: names.into_iter().collect(), reason: reasons[0].clone(), awaited }
 }
 
 /// Which init-time value a diagnostic is about.
@@ -168,13 +174,17 @@ pub fn diagnose(field: Field<'_>, location: FileRange, outcome: &Outcome) -> Opt
             }
             Some(d)
         }
-        Outcome::Unresolved { names, reason } => {
+        Outcome::Unresolved { names, reason, awaited } => {
+            // Variables with a default that may be overridden are named apart: they do have a value.
+            let names: Vec<&String> = names.iter().filter(|n| !awaited.overridable.contains(n)).collect();
             let list: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
             let one = names.len() == 1;
             // A child module's variable without a value was not passed by its caller (`module.a:var.x`): OpenTofu
             // requires it in the `module` block, no .tfvars file can set it.
             let workspace = names.iter().any(|n| n.ends_with(".workspace"));
-            let fix = if !names.iter().any(|n| n.contains("var.") || n.ends_with(".workspace")) {
+            let fix = if names.is_empty() {
+                "give the values with --var-file, or with an environment in foreach-ls.toml"
+            } else if !names.iter().any(|n| n.contains("var.") || n.ends_with(".workspace")) {
                 "the file does not exist here, but may be created before OpenTofu runs"
             } else if names.iter().any(|n| n.contains(':')) {
                 "pass it in the calling `module` block (OpenTofu requires a variable without a default there)"
@@ -187,14 +197,25 @@ pub fn diagnose(field: Field<'_>, location: FileRange, outcome: &Outcome) -> Opt
             } else {
                 "give them a value in a .tfvars file or with --var"
             };
+            let overridable = AwaitedInputs { without_value: Vec::new(), ..awaited.clone() };
+            let depends = match (names.is_empty(), overridable.overridable.is_empty()) {
+                (true, _) => overridable.phrase(),
+                (false, true) => {
+                    format!("{}, which {} no value here", list.join(", "), if one { "has" } else { "have" })
+                }
+                (false, false) => format!(
+                    "{}, which {} no value here, and on {}",
+                    list.join(", "),
+                    if one { "has" } else { "have" },
+                    overridable.phrase()
+                ),
+            };
             Some(Diagnostic::new(
                 unresolved,
                 location,
                 format!(
-                    "{} depends on {}, which {} no value here, so {}; {fix}: {}",
+                    "{} depends on {depends}, so {}; {fix}: {}",
                     field.subject(),
-                    list.join(", "),
-                    if one { "has" } else { "have" },
                     field.consequence(),
                     reason.chain_text(&field.origin()),
                 ),

@@ -6,12 +6,13 @@ use std::sync::Arc;
 
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::Expr;
+use smol_str::SmolStr;
 
 use crate::base::{FileId, FileRange};
 use crate::db::{Db, ModuleDir, Workspace, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::scope::{LocalDecl, ModuleScope, ModuleStaticInputs, SuppliedValue, ValueSource, VariableDecl};
-use crate::eval::{EvalContext, Value, eval_literal_expr};
+use crate::eval::{EvalContext, Provisional, Value, eval_literal_expr};
 use crate::model::module::Module;
 use crate::paths::relative_path;
 use crate::tree_model::{ModuleTree, NodeId, TreeNode};
@@ -24,6 +25,8 @@ pub struct CallArgument {
     pub value: Value,
     /// The whole `name = value` attribute.
     pub location: FileRange,
+    /// The root defaults the value rests on while they may not be what runs (`eval/provisional.rs`).
+    pub provisional: Option<Arc<Provisional>>,
 }
 
 /// What addresses in `node` start with: `module.a.module.b.`, or nothing in a root.
@@ -71,6 +74,7 @@ pub(crate) fn instance_scope<'a>(
         CallerArgs::Building { tree, .. } => tree.nodes.get(id.0 as usize).cloned(),
     };
     let root_dir = root_dir_of(node, node_of);
+    let building = matches!(caller, CallerArgs::Building { .. });
     let supplied: SuppliedFn = match node.parent {
         None => {
             let assignments = root_assignments(db, ws, node.dir);
@@ -89,7 +93,11 @@ pub(crate) fn instance_scope<'a>(
                     let arguments = arguments(parent, call_name);
                     Box::new(move |name: &str| {
                         let a = arguments.iter().rev().find(|a| a.name == name)?;
-                        Some(SuppliedValue { value: a.value.clone(), source: ValueSource::ModuleArgument(a.location) })
+                        Some(SuppliedValue {
+                            value: a.value.clone(),
+                            source: ValueSource::ModuleArgument(a.location),
+                            provisional: a.provisional.clone(),
+                        })
                     })
                 }
                 CallerArgs::Building { parent_scope, .. } => {
@@ -99,11 +107,16 @@ pub(crate) fn instance_scope<'a>(
                     Box::new(move |name: &str| {
                         let call = parent_module.as_ref()?.module_call(&call_name)?;
                         let input = call.input(name)?;
-                        let value = match (parent_scope, &ctx) {
-                            (Some(scope), Some(ctx)) => scope.eval(input.file, &input.expr(), ctx),
-                            _ => Value::null(),
+                        let expr = input.expr();
+                        let (value, provisional) = match (parent_scope, &ctx) {
+                            (Some(scope), Some(ctx)) => (scope.eval(input.file, &expr, ctx), scope.provisional(&expr)),
+                            _ => (Value::null(), None),
                         };
-                        Some(SuppliedValue { value, source: ValueSource::ModuleArgument(input.location()) })
+                        Some(SuppliedValue {
+                            value,
+                            source: ValueSource::ModuleArgument(input.location()),
+                            provisional,
+                        })
                     })
                 }
             }
@@ -112,31 +125,38 @@ pub(crate) fn instance_scope<'a>(
     for a in root_assignment_errors(db, ws, node, &module) {
         diags.push(a);
     }
-    // A root module with a required variable that nothing here gives a value cannot run as it is: its values come
-    // from somewhere this check does not see (a var file passed by a wrapper such as atmos, Leverage or a CI job),
-    // which may set the variables that have defaults too. Their defaults are then not final, so they are unknown
-    // rather than checked as if OpenTofu used them.
     // Each supplied value is evaluated once (a root's come from `.tfvars` expressions).
     let supplied_values: Vec<Option<SuppliedValue>> = module.variables.iter().map(|v| supplied(&v.name)).collect();
-    let defaults_not_final = node.parent.is_none()
-        && module.variables.iter().zip(&supplied_values).any(|(v, s)| v.default.is_none() && s.is_none());
+    let defaults = match node.parent {
+        None => root_defaults(db, ws, node, &module, &supplied_values, building),
+        Some(_) => RootDefaults::Final,
+    };
     let variables = module
         .variables
         .iter()
         .zip(supplied_values)
-        .map(|(v, supplied)| VariableDecl {
-            name: v.name.clone(),
-            decl: v.site.name_location(),
-            type_expr: v.ty.as_ref().map(|a| (a.file, a.expr())),
-            default: if defaults_not_final && supplied.is_none() {
-                None
-            } else {
-                v.default.as_ref().map(|a| (a.file, a.expr()))
-            },
-            nullable: v.nullable.as_ref().and_then(|a| literal_bool(&a.expr())).unwrap_or(true),
-            sensitive: v.sensitive.as_ref().and_then(|a| literal_bool(&a.expr())).unwrap_or(false),
-            non_static: non_static(v),
-            supplied,
+        .map(|(v, supplied)| {
+            let uses_default = supplied.is_none() && v.default.is_some();
+            let (provisional, default_not_final) = match &defaults {
+                RootDefaults::Provisional(missing) if uses_default => {
+                    (Some(Provisional::default_of(&v.name, missing.clone())), None)
+                }
+                RootDefaults::NotFinal(why) if uses_default => (None, Some(why.clone())),
+                // A child's value rests on what its calling argument rests on.
+                _ => (supplied.as_ref().and_then(|s| s.provisional.clone()), None),
+            };
+            VariableDecl {
+                name: v.name.clone(),
+                decl: v.site.name_location(),
+                type_expr: v.ty.as_ref().map(|a| (a.file, a.expr())),
+                default: v.default.as_ref().map(|a| (a.file, a.expr())),
+                nullable: v.nullable.as_ref().and_then(|a| literal_bool(&a.expr())).unwrap_or(true),
+                sensitive: v.sensitive.as_ref().and_then(|a| literal_bool(&a.expr())).unwrap_or(false),
+                non_static: non_static(v),
+                supplied,
+                provisional,
+                default_not_final,
+            }
         })
         .collect();
     let locals = module
@@ -220,7 +240,53 @@ fn root_value(module: &Module, name: &str, a: &Assignment) -> SuppliedValue {
             }
         }
     };
-    SuppliedValue { value, source }
+    SuppliedValue { value, source, provisional: None }
+}
+
+/// Whether a root module's defaults are what runs.
+enum RootDefaults {
+    /// Every required variable has a value here: the root can run as it is, and its defaults are final.
+    Final,
+    /// Required variables (these, sorted) have no value here, so the values come from outside, which may override
+    /// the defaults too: they are used, and what rests on them is provisional (`eval/provisional.rs`).
+    Provisional(Arc<[SmolStr]>),
+    /// The defaults must not be used at all (completes "it may be overridden: …"): a wrapper supplies this root's
+    /// inputs, or the module tree is being built, where what `tofu init` evaluates (module sources) decides which
+    /// directories are loaded, and a guessed source would load the wrong one.
+    NotFinal(Arc<str>),
+}
+
+fn root_defaults(
+    db: &dyn Db,
+    ws: Workspace,
+    node: &TreeNode,
+    module: &Module,
+    supplied: &[Option<SuppliedValue>],
+    building: bool,
+) -> RootDefaults {
+    let mut missing: Vec<SmolStr> = module
+        .variables
+        .iter()
+        .zip(supplied)
+        .filter(|(v, s)| v.default.is_none() && s.is_none())
+        .map(|(v, _)| SmolStr::new(format!("var.{}", v.name)))
+        .collect();
+    if missing.is_empty() {
+        return RootDefaults::Final;
+    }
+    missing.sort();
+    if let Some(wrapper) = ws.input_wrappers(db).get(node.dir.path(db)) {
+        return RootDefaults::NotFinal(Arc::from(format!("`{wrapper}` supplies this root module's inputs")));
+    }
+    if building {
+        let names: Vec<String> = missing.iter().map(|n| format!("`{n}`")).collect();
+        let has = if names.len() == 1 { "has" } else { "have" };
+        return RootDefaults::NotFinal(Arc::from(format!(
+            "this root module cannot run as it is: {} {has} no value here",
+            names.join(", ")
+        )));
+    }
+    RootDefaults::Provisional(Arc::from(missing))
 }
 
 /// A stand-in file id for expressions that come from the command line or the environment.

@@ -119,10 +119,14 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
         let arguments: Vec<CallArgument> = call
             .inputs
             .iter()
-            .map(|input| CallArgument {
-                name: input.name.name.to_string(),
-                value: scope.eval(input.file, &input.expr(), &ctx),
-                location: input.location(),
+            .map(|input| {
+                let expr = input.expr();
+                CallArgument {
+                    name: input.name.name.to_string(),
+                    value: scope.eval(input.file, &expr, &ctx),
+                    location: input.location(),
+                    provisional: scope.provisional(&expr),
+                }
             })
             .collect();
         let argument_diags = scope.take_diagnostics();
@@ -202,6 +206,7 @@ impl InstanceValues {
             call_arguments: Arc::default(),
             providers: Arc::new(InstanceProviders {
                 expansions: Vec::new(),
+                provisional: Vec::new(),
                 uses: Vec::new(),
                 diagnostics: Vec::new(),
             }),

@@ -13,7 +13,7 @@ use foreach_analysis::eval::{
 use foreach_syntax::TextRange;
 
 fn supplied(v: Value) -> SuppliedValue {
-    SuppliedValue { value: v, source: ValueSource::CommandLine }
+    SuppliedValue { value: v, source: ValueSource::CommandLine, provisional: None }
 }
 
 fn tfvars(expr: &str) -> SuppliedValue {
@@ -22,6 +22,7 @@ fn tfvars(expr: &str) -> SuppliedValue {
     SuppliedValue {
         value: v,
         source: ValueSource::Tfvars(FileRange::new(EXPR_FILE, TextRange::new(0.into(), 1.into()))),
+        provisional: None,
     }
 }
 
@@ -342,6 +343,7 @@ fn child_module_hops_carry_the_module_label() {
             SuppliedValue {
                 value: eval_in("locals {\n  x = data.org.accounts.ids\n}\n", "local.x").0,
                 source: ValueSource::CommandLine,
+                provisional: None,
             },
         )],
     );

@@ -11,6 +11,7 @@ pub mod environments;
 pub mod project;
 pub mod project_rename;
 pub mod state;
+mod wrappers;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -216,6 +217,11 @@ pub fn load(opts: &LoadOptions<'_>) -> Result<Loaded, LoadError> {
         cwd: path_string(&cwd),
     });
     read_data_dirs(&files, &mut change);
+    let config_dirs: HashSet<&Path> = files.iter().filter_map(|f| f.parent()).collect();
+    change.input_wrappers = wrappers::input_wrappers(config_dirs, &read_roots)
+        .into_iter()
+        .map(|(dir, wrapper)| (path_string(&dir), wrapper))
+        .collect();
     host.apply_change(change);
     host.prime_caches();
 

@@ -779,3 +779,52 @@ fn the_readme_example_output_is_real() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).starts_with(block), "README:\n{block}\nprinted:\n{}", stdout(&o));
 }
+
+/// Issue 33, item 2: a root that needs a value from outside (`var.token`) is still checked with its defaults, as
+/// warnings that name the default; once the value is given, the defaults are final and the same finding is an error.
+/// No message says that a variable with a default has no value.
+#[test]
+fn defaults_of_a_root_that_needs_outside_values_are_used_provisionally() {
+    let dir = "testdata/model/provisional-defaults";
+    let findings = |v: &Value| -> Vec<(String, String, String)> {
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["file"].as_str().unwrap().ends_with("provisional-defaults/main.tf"))
+            .map(|d| {
+                let s = |k: &str| d[k].as_str().unwrap().to_string();
+                (s("severity"), s("code"), s("message"))
+            })
+            .collect()
+    };
+    let (_, without) = json(&["check", dir]);
+    let unknown_instance: Vec<_> = findings(&without)
+        .into_iter()
+        .filter(|(_, c, m)| c == "unknown-provider-instance" && m.contains("`us`"))
+        .collect();
+    assert_eq!(unknown_instance.len(), 2, "{unknown_instance:?}");
+    for (severity, _, message) in &unknown_instance {
+        assert_eq!(severity, "warning", "{message}");
+        assert!(
+            message.contains("(with the default of `var.") && message.contains("`var.regions`, which"),
+            "{message}"
+        );
+        assert!(message.contains("--var-file") && message.contains("foreach-ls.toml"), "{message}");
+    }
+    for d in without["diagnostics"].as_array().unwrap() {
+        let m = d["message"].as_str().unwrap();
+        assert!(!m.contains("`var.regions`, which has no value") && !m.contains("`var.regions` has no value"), "{m}");
+    }
+
+    let (_, with) = json(&["check", dir, "--var", "token=t"]);
+    let unknown_instance: Vec<_> = findings(&with)
+        .into_iter()
+        .filter(|(_, c, m)| c == "unknown-provider-instance" && m.contains("`us`"))
+        .collect();
+    assert_eq!(unknown_instance.len(), 2, "{unknown_instance:?}");
+    for (severity, _, message) in &unknown_instance {
+        assert_eq!(severity, "error", "{message}");
+        assert!(!message.contains("with the default of"), "{message}");
+    }
+}

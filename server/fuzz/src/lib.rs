@@ -164,6 +164,8 @@ fn module_scope() -> ModuleScope {
                 sensitive: false,
                 non_static: None,
                 supplied: None,
+                provisional: None,
+                default_not_final: None,
             }),
             _ => {
                 for a in block.body.attributes() {

@@ -6,80 +6,90 @@ use foreach_syntax::ast::{Expr, ExprKind, ObjectKey, Template, TemplateFor, Temp
 /// Names `NAME` of every `local.NAME` in the expression (including in branches that may not be taken: OpenTofu's
 /// dependency graph is syntactic too).
 pub fn local_refs(expr: &Expr) -> Vec<&str> {
+    named_refs(expr, "local")
+}
+
+/// Names `NAME` of every `var.NAME` in the expression, likewise.
+pub fn var_refs(expr: &Expr) -> Vec<&str> {
+    named_refs(expr, "var")
+}
+
+/// Names `NAME` of every `ROOT.NAME` (`local`, `var`) in the expression.
+fn named_refs<'e>(expr: &'e Expr, root: &str) -> Vec<&'e str> {
     let mut out = Vec::new();
-    walk(expr, &mut out);
+    walk(expr, root, &mut out);
     out
 }
 
-fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e str>) {
+fn walk<'e>(e: &'e Expr, root_name: &str, out: &mut Vec<&'e str>) {
     match &e.kind {
         ExprKind::Null | ExprKind::Bool(_) | ExprKind::Number(_) | ExprKind::Invalid | ExprKind::Variable(_) => {}
-        ExprKind::Template(t) => walk_template(t, out),
-        ExprKind::Tuple(items) => items.iter().for_each(|i| walk(i, out)),
+        ExprKind::Template(t) => walk_template(t, root_name, out),
+        ExprKind::Tuple(items) => items.iter().for_each(|i| walk(i, root_name, out)),
         ExprKind::Object(items) => {
             for item in items {
                 if let ObjectKey::Expr(k) = &item.key {
-                    walk(k, out);
+                    walk(k, root_name, out);
                 }
-                walk(&item.value, out);
+                walk(&item.value, root_name, out);
             }
         }
         ExprKind::Traversal { base, steps } => {
             if let ExprKind::Variable(root) = &base.kind
-                && root.name == "local"
+                && root.name == root_name
                 && let Some(TraversalOp::GetAttr(name)) = steps.first().map(|s| &s.op)
             {
                 out.push(&name.name);
             }
-            walk(base, out);
+            walk(base, root_name, out);
             for s in steps {
                 if let TraversalOp::Index(i) = &s.op {
-                    walk(i, out);
+                    walk(i, root_name, out);
                 }
             }
         }
-        ExprKind::FuncCall(c) => c.args.iter().for_each(|a| walk(a, out)),
-        ExprKind::Parenthesis(i) => walk(i, out),
+        ExprKind::FuncCall(c) => c.args.iter().for_each(|a| walk(a, root_name, out)),
+        ExprKind::Parenthesis(i) => walk(i, root_name, out),
         ExprKind::Conditional { cond, then_expr, else_expr } => {
-            walk(cond, out);
-            walk(then_expr, out);
-            walk(else_expr, out);
+            walk(cond, root_name, out);
+            walk(then_expr, root_name, out);
+            walk(else_expr, root_name, out);
         }
-        ExprKind::Unary { operand, .. } => walk(operand, out),
+        ExprKind::Unary { operand, .. } => walk(operand, root_name, out),
         ExprKind::Binary { lhs, rhs, .. } => {
-            walk(lhs, out);
-            walk(rhs, out);
+            walk(lhs, root_name, out);
+            walk(rhs, root_name, out);
         }
         ExprKind::For(f) => {
-            walk(&f.collection, out);
+            walk(&f.collection, root_name, out);
             if let Some(k) = &f.key_expr {
-                walk(k, out);
+                walk(k, root_name, out);
             }
-            walk(&f.value_expr, out);
+            walk(&f.value_expr, root_name, out);
             if let Some(c) = &f.cond {
-                walk(c, out);
+                walk(c, root_name, out);
             }
         }
     }
 }
 
-fn walk_template<'e>(t: &'e Template, out: &mut Vec<&'e str>) {
+fn walk_template<'e>(t: &'e Template, root_name: &str, out: &mut Vec<&'e str>) {
     for p in &t.parts {
         match p {
             TemplatePart::Literal { .. } => {}
-            TemplatePart::Interpolation(e) => walk(e, out),
+            TemplatePart::Interpolation(e) => walk(e, root_name, out),
             TemplatePart::If(directive) => {
                 let TemplateIf { cond, then_part, else_part, .. } = &**directive;
-                walk(cond, out);
-                walk_template(then_part, out);
+                walk(cond, root_name, out);
+                walk_template(then_part, root_name, out);
                 if let Some(e) = else_part {
-                    walk_template(e, out);
+                    walk_template(e, root_name, out);
                 }
             }
             TemplatePart::For(directive) => {
                 let TemplateFor { collection, body, .. } = &**directive;
-                walk(collection, out);
-                walk_template(body, out);
+                walk(collection, root_name, out);
+                walk_template(body, root_name, out);
             }
         }
     }

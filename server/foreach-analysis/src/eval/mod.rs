@@ -16,6 +16,7 @@ mod deps;
 pub mod expr;
 mod name_index;
 pub mod number;
+pub mod provisional;
 mod quote;
 pub mod render;
 pub mod resolve;
@@ -33,9 +34,10 @@ pub use convert::{ConvError, convert, unify};
 pub use expr::functions;
 pub use expr::{EvalContext, Evaluator, eval_literal_expr};
 pub use number::Number;
+pub use provisional::Provisional;
 pub use scope::{
     FileReader, LocalDecl, ModuleScope, ModuleStaticInputs, ModuleValues, Resolved, Scope, SuppliedValue, ValueSource,
     VariableDecl,
 };
 pub use types::Type;
-pub use value::{DynamicKind, Hop, NonStatic, UnknownCause, UnknownReason, Value};
+pub use value::{AwaitedInputs, DynamicKind, Hop, NonStatic, UnknownCause, UnknownReason, Value};

@@ -14,6 +14,7 @@ use super::convert::convert;
 use super::expr::{EvalContext, Evaluator, eval_literal_expr};
 use super::functions::file::resolve_path;
 use super::name_index::NameIndex;
+use super::provisional::{Provisional, settle_all};
 pub use super::resolve::{EmptyScope, FileAccess, FileReader, Resolved, Scope};
 use super::type_expr::parse_variable_type;
 use super::value::{Hop, UnknownCause, Value};
@@ -53,6 +54,13 @@ pub struct VariableDecl {
     /// to it are then unknown with that reason, whatever its value.
     pub non_static: Option<super::NonStatic>,
     pub supplied: Option<SuppliedValue>,
+    /// The root variables' defaults this variable's value rests on while they may not be what runs (its own
+    /// default in a root module that cannot run as it is; what its calling argument rests on in a child):
+    /// findings that rest on it are provisional (`provisional.rs`).
+    pub provisional: Option<Arc<Provisional>>,
+    /// Set when the default must not be used because something outside may override it (completes "it may be
+    /// overridden: …"): with no supplied value, the variable is then unknown instead.
+    pub default_not_final: Option<Arc<str>>,
 }
 
 pub struct LocalDecl {
@@ -68,6 +76,8 @@ pub struct LocalDecl {
 pub struct SuppliedValue {
     pub value: Value,
     pub source: ValueSource,
+    /// For a module argument: the root defaults it rests on (`provisional.rs`).
+    pub provisional: Option<Arc<Provisional>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +112,10 @@ pub struct ModuleScope {
     max_var_depth: std::cell::Cell<usize>,
     in_progress: RefCell<Vec<bool>>,
     diagnostics: RefCell<Vec<Diagnostic>>,
+    /// Whether any variable is provisional; when none is (nearly always), nothing is tracked.
+    any_provisional: bool,
+    /// What each evaluated local rests on (`provisional.rs`), computed with its value, after its dependencies.
+    local_provisional: RefCell<Vec<Option<Arc<Provisional>>>>,
 }
 
 /// All variable and local values of a module, after [`ModuleScope::evaluate_all`].
@@ -136,6 +150,12 @@ impl ModuleScope {
             max_var_depth: std::cell::Cell::new(0),
             in_progress: RefCell::new(vec![false; n]),
             diagnostics: RefCell::new(Vec::new()),
+            any_provisional: inputs.variables.iter().any(|v| v.provisional.is_some()),
+            local_provisional: RefCell::new(if inputs.variables.iter().any(|v| v.provisional.is_some()) {
+                vec![None; n]
+            } else {
+                Vec::new()
+            }),
             inputs,
             var_index,
             local_index,
@@ -157,8 +177,38 @@ impl ModuleScope {
     pub fn eval(&self, file: FileId, expr: &Expr, ctx: &EvalContext) -> Value {
         let mut ev = Evaluator::new(self, file, ctx, self.inputs.budget);
         let v = ev.eval(expr);
+        if !ev.diagnostics.is_empty() {
+            settle_all(&mut ev.diagnostics, self.provisional(expr).as_deref());
+        }
         self.diagnostics.borrow_mut().extend(ev.diagnostics);
         v
+    }
+
+    /// The defaults that may not be what runs which an expression of this module rests on: those of the variables
+    /// it names and those the locals it names rest on (`provisional.rs`). `None` for nearly every expression.
+    pub fn provisional(&self, expr: &Expr) -> Option<Arc<Provisional>> {
+        if !self.any_provisional {
+            return None;
+        }
+        let mut out = self.vars_provisional(expr);
+        for name in super::deps::local_refs(expr) {
+            if let Some(idx) = self.local_index(name) {
+                self.ensure_local(idx);
+                out = Provisional::union(out, self.local_provisional.borrow()[idx].as_ref());
+            }
+        }
+        out
+    }
+
+    /// What the variables an expression names directly rest on.
+    fn vars_provisional(&self, expr: &Expr) -> Option<Arc<Provisional>> {
+        let mut out = None;
+        for name in super::deps::var_refs(expr) {
+            if let Some(idx) = self.var_index(name) {
+                out = Provisional::union(out, self.inputs.variables[idx].provisional.as_ref());
+            }
+        }
+        out
     }
 
     /// The value of `local.NAME` (unknown with a reason if it cannot be known), `None` if undeclared.
@@ -251,6 +301,15 @@ impl ModuleScope {
             let ctx = EvalContext { origin: self.label(format!("local.{}", decl.name)), ..EvalContext::default() };
             let mut ev = Evaluator::new(self, decl.file, &ctx, self.inputs.budget);
             let mut v = ev.eval(&decl.expr);
+            if self.any_provisional {
+                // Its dependencies are evaluated (and their provisional sets known) before it.
+                let mut p = self.vars_provisional(&decl.expr);
+                for &dep in &self.local_deps[node] {
+                    p = Provisional::union(p, self.local_provisional.borrow()[dep].as_ref());
+                }
+                settle_all(&mut ev.diagnostics, p.as_deref());
+                self.local_provisional.borrow_mut()[node] = p;
+            }
             self.diagnostics.borrow_mut().extend(ev.diagnostics);
             v = self.bound_depth(node, v);
             if !ev.maybe_unknown {
@@ -337,10 +396,15 @@ impl ModuleScope {
             }
         };
         let fail = |location: FileRange, message: String| -> Value {
-            self.report(
-                Diagnostic::new(Code::InvalidVariableValue, location, message.clone())
-                    .with_related(decl.decl, "variable declared here"),
-            );
+            let mut d = Diagnostic::new(Code::InvalidVariableValue, location, message.clone())
+                .with_related(decl.decl, "variable declared here");
+            // A supplied value that rests on a provisional default is provisional; a default is checked as written.
+            if decl.supplied.is_some()
+                && let Some(p) = &decl.provisional
+            {
+                p.settle(&mut d);
+            }
+            self.report(d);
             Value::unknown(UnknownCause::Error { message, location })
         };
         let from_default = || -> Option<Value> {
@@ -382,6 +446,12 @@ impl ModuleScope {
                 }
             }
             None => match from_default() {
+                // Checked as written (OpenTofu rejects an invalid default whatever is supplied), not used.
+                Some(_) if decl.default_not_final.is_some() => Value::unknown(UnknownCause::DefaultNotFinal {
+                    name: decl.name.to_string(),
+                    declaration: decl.decl,
+                    why: decl.default_not_final.as_deref().unwrap_or_default().to_string(),
+                }),
                 Some(v) => v,
                 None => Value::unknown(UnknownCause::VariableWithoutValue {
                     name: decl.name.to_string(),

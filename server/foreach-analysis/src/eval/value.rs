@@ -111,6 +111,10 @@ pub enum UnknownCause {
     WorkspaceNotSelected { reference: String, location: FileRange },
     /// A root variable that a var file git-crypt left encrypted here may set (`location` is that file).
     EncryptedValue { name: String, location: FileRange },
+    /// A root variable's default while something outside may override it: a wrapper supplies the root module's
+    /// inputs (`terragrunt.hcl`, `atmos.yaml`), or, for what `tofu init` evaluates (module sources), the root
+    /// cannot run as it is. `why` completes "its default may be overridden: …".
+    DefaultNotFinal { name: String, declaration: FileRange, why: String },
 }
 
 /// Why a variable can't be used in static context.
@@ -146,7 +150,73 @@ impl UnknownCause {
                 | UnknownCause::WorkspaceNotSelected { .. }
                 | UnknownCause::MissingFile { .. }
                 | UnknownCause::EncryptedValue { .. }
+                | UnknownCause::DefaultNotFinal { .. }
         )
+    }
+}
+
+/// The root variables a set of unknowns waits for, in words: those without a value here, and those whose default
+/// may be overridden ([`UnknownCause::DefaultNotFinal`]), which must never be said to have no value.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AwaitedInputs {
+    /// `var.region`, `module.a:var.x`, sorted.
+    pub without_value: Vec<String>,
+    /// `var.regions`, sorted.
+    pub overridable: Vec<String>,
+    /// Why the defaults of `overridable` may be overridden (the first reason's).
+    pub why: Option<String>,
+}
+
+impl AwaitedInputs {
+    pub fn of<'r>(reasons: impl IntoIterator<Item = &'r UnknownReason>) -> AwaitedInputs {
+        let mut out = AwaitedInputs::default();
+        for r in reasons {
+            match &r.cause {
+                UnknownCause::VariableWithoutValue { .. } | UnknownCause::EncryptedValue { .. } => {
+                    out.without_value.push(r.root_name())
+                }
+                UnknownCause::DefaultNotFinal { why, .. } => {
+                    out.overridable.push(r.root_name());
+                    out.why.get_or_insert_with(|| why.clone());
+                }
+                _ => {}
+            }
+        }
+        for names in [&mut out.without_value, &mut out.overridable] {
+            names.sort();
+            names.dedup();
+        }
+        out
+    }
+
+    /// Whether only overridable defaults are awaited.
+    pub fn only_overridable(&self) -> bool {
+        self.without_value.is_empty() && !self.overridable.is_empty()
+    }
+
+    /// `` `var.a`, which has no value here, and `var.b`, whose default may be overridden (…) ``, to follow
+    /// "depends on".
+    pub fn phrase(&self) -> String {
+        let quoted = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let without = match self.without_value.len() {
+            0 => None,
+            1 => Some(format!("{}, which has no value here", quoted(&self.without_value))),
+            _ => Some(format!("{}, which have no value here", quoted(&self.without_value))),
+        };
+        let overridable = match self.overridable.len() {
+            0 => None,
+            n => Some(format!(
+                "{}, whose {} may be overridden ({})",
+                quoted(&self.overridable),
+                if n == 1 { "default" } else { "defaults" },
+                self.why.as_deref().unwrap_or_default()
+            )),
+        };
+        match (without, overridable) {
+            (Some(a), Some(b)) => format!("{a}, and on {b}"),
+            (Some(a), None) | (None, Some(a)) => a,
+            (None, None) => String::new(),
+        }
     }
 }
 
@@ -168,7 +238,8 @@ impl UnknownReason {
             | UnknownCause::Invalid { location }
             | UnknownCause::WorkspaceNotSelected { location, .. }
             | UnknownCause::EncryptedValue { location, .. } => *location,
-            UnknownCause::VariableWithoutValue { declaration, .. } => *declaration,
+            UnknownCause::VariableWithoutValue { declaration, .. }
+            | UnknownCause::DefaultNotFinal { declaration, .. } => *declaration,
         }
     }
 
@@ -178,7 +249,9 @@ impl UnknownReason {
             UnknownCause::DynamicReference { reference, .. } | UnknownCause::WorkspaceNotSelected { reference, .. } => {
                 reference.clone()
             }
-            UnknownCause::EncryptedValue { name, .. } => format!("var.{name}"),
+            UnknownCause::EncryptedValue { name, .. } | UnknownCause::DefaultNotFinal { name, .. } => {
+                format!("var.{name}")
+            }
             UnknownCause::ImpureFunction { name, .. } | UnknownCause::ProviderFunction { name, .. } => {
                 format!("{name}()")
             }
@@ -236,6 +309,9 @@ impl UnknownReason {
             }
             UnknownCause::EncryptedValue { name, .. } => {
                 format!("`var.{name}` may be set in a var file that is encrypted with git-crypt in this checkout")
+            }
+            UnknownCause::DefaultNotFinal { name, why, .. } => {
+                format!("`var.{name}` has a default, but it may be overridden: {why}")
             }
         }
     }

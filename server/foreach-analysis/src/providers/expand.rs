@@ -7,13 +7,15 @@
 //! as information, because OpenTofu would get their values from a var file at plan time.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use foreach_syntax::ast::Expr;
 
 use crate::base::{FileId, FileRange, FileText};
 use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
+use crate::eval::provisional::settle_all;
 use crate::eval::scope::ModuleScope;
-use crate::eval::{EvalContext, NonStatic, UnknownCause, UnknownReason, Value};
+use crate::eval::{AwaitedInputs, EvalContext, NonStatic, Provisional, UnknownCause, UnknownReason, Value};
 use crate::fixes::filter_for_each::{CollectionKind, CollectionVariable};
 use crate::fixes::key_source::ScopeLookup;
 use crate::model::items::{Arg, ProviderBlock};
@@ -82,6 +84,9 @@ enum Repetition {
 #[derive(Debug, PartialEq)]
 pub struct InstanceProviders {
     pub expansions: Vec<Expansion>,
+    /// For each expansion, the root defaults its `for_each` rests on while they may not be what runs
+    /// (`eval/provisional.rs`): what is found from its keys is then provisional.
+    pub provisional: Vec<Option<Arc<Provisional>>>,
     pub uses: Vec<ResolvedUse>,
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -96,6 +101,8 @@ pub fn analyse_instance(
     let mut diagnostics = Vec::new();
     let expansions: Vec<Expansion> =
         module.providers.iter().map(|p| expand(p, scope, address, &mut diagnostics)).collect();
+    let provisional: Vec<Option<Arc<Provisional>>> =
+        module.providers.iter().map(|p| p.for_each.as_ref().and_then(|fe| scope.provisional(&fe.expr()))).collect();
     let mut uses = Vec::new();
     for site in refs {
         let r = &site.reference;
@@ -116,6 +123,15 @@ pub fn analyse_instance(
             let provider = &module.providers[i];
             if let Some(fe) = &provider.for_each {
                 let repetition = repetition(for_each, count, scope);
+                // What the selected keys rest on: the key, the block's own `for_each`/`count` (`each.key`) and the
+                // provider's `for_each`.
+                let resting = [for_each, count]
+                    .into_iter()
+                    .flatten()
+                    .map(|a| scope.provisional(&a.expr()))
+                    .fold(scope.provisional(key_expr), |acc, p| Provisional::union(acc, p.as_ref()));
+                let resting = Provisional::union(resting, provisional[i].as_ref());
+                let first_new = diagnostics.len();
                 let (selected, missing) =
                     check_keys(r.file, key_expr, &repetition, &expansions[i], scope, &mut diagnostics);
                 resolved.keys = selected;
@@ -133,6 +149,7 @@ pub fn analyse_instance(
                     let lookup = ScopeLookup { module, scope, file_text };
                     diagnostics.push(unknown_instance(&at, &known, &missing, &lookup));
                 }
+                settle_all(&mut diagnostics[first_new..], resting.as_deref());
                 if let Some(d) = removal_trap(module, site, for_each, fe, scope, address, file_text) {
                     diagnostics.push(d);
                 }
@@ -140,7 +157,7 @@ pub fn analyse_instance(
         }
         uses.push(resolved);
     }
-    InstanceProviders { expansions, uses, diagnostics }
+    InstanceProviders { expansions, provisional, uses, diagnostics }
 }
 
 /// The "too similar" warning (the RFC's removal trap) for a keyed reference to a multi-instance provider from a
@@ -269,6 +286,9 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
                     edits: wrap(fe, "toset(", ")"),
                     automatic: false,
                 });
+            }
+            if let Some(p) = scope.provisional(&fe.expr()) {
+                p.settle(&mut d);
             }
             diags.push(d);
             Expansion::Invalid
@@ -407,7 +427,7 @@ fn explain_unknown(
             UnknownCause::WorkspaceNotSelected { reference, .. } => {
                 names.insert(reference.clone());
             }
-            UnknownCause::EncryptedValue { name, .. } => {
+            UnknownCause::EncryptedValue { name, .. } | UnknownCause::DefaultNotFinal { name, .. } => {
                 names.insert(format!("var.{name}"));
             }
             UnknownCause::MissingFile { .. } => {
@@ -420,6 +440,7 @@ fn explain_unknown(
     let vars: Vec<String> = names.iter().filter(|n| is_input(n)).map(|n| format!("`{n}`")).collect();
     let fns: Vec<String> = names.iter().filter(|n| !is_input(n)).map(|n| format!("`{n}`")).collect();
     let workspace = reasons.iter().any(|r| matches!(r.cause, UnknownCause::WorkspaceNotSelected { .. }));
+    let awaited = AwaitedInputs::of(reasons.iter().map(|r| &**r));
     let message = if !files.is_empty() && vars.is_empty() && fns.is_empty() {
         let files: Vec<String> = files.iter().map(|n| format!("`{n}`")).collect();
         format!(
@@ -439,13 +460,21 @@ fn explain_unknown(
              or --workspace (or run `tofu workspace select`) to check references to its instances",
             vars.join(", "),
         )
-    } else {
+    } else if awaited.overridable.is_empty() {
         format!(
             "the instances of provider `{name}`{in_module} depend on {}, which {} no value here, so references to \
              its instances are not checked; give {} a value in a .tfvars file or with --var{} to check them",
             vars.join(", "),
             if vars.len() == 1 { "has" } else { "have" },
             if vars.len() == 1 { "it" } else { "them" },
+            if workspace { " (the workspace with --workspace)" } else { "" },
+        )
+    } else {
+        // Some have a default that may be overridden: they must not be said to have no value.
+        format!(
+            "the instances of provider `{name}`{in_module} depend on {}, so references to its instances are not \
+             checked; give the values with --var-file or with an environment in foreach-ls.toml{} to check them",
+            awaited.phrase(),
             if workspace { " (the workspace with --workspace)" } else { "" },
         )
     };

@@ -33,6 +33,8 @@ pub fn inputs(text: &str, supplied: Vec<(&str, SuppliedValue)>) -> ModuleStaticI
                 };
                 variables.push(VariableDecl {
                     supplied: supplied.iter().find(|(n, _)| *n == name).map(|(_, v)| v.clone()),
+                    provisional: None,
+                    default_not_final: None,
                     name: name.into(),
                     decl: FileRange::new(MODULE_FILE, block.labels[0].range),
                     type_expr: block.body.attribute("type").map(|a| (MODULE_FILE, a.value.clone())),

@@ -1,0 +1,1 @@
+variable "unused" { default = 1 }

@@ -1,0 +1,21 @@
+# atmos runs this component with the variables of its stacks (atmos.yaml above), which may override the
+# defaults: they are not used.
+variable "token" {
+  type = string
+}
+
+variable "regions" {
+  type    = map(string)
+  default = { eu = "eu-west-1" }
+}
+
+provider "aws" {
+  alias    = "by_region"
+  for_each = var.regions
+  #          ^^^^^^^^^^^ info[provider-for-each-unresolved]: depend on `var.regions`, whose default may be overridden (`../../../atmos.yaml` supplies this root module's inputs)
+  region   = each.value
+}
+
+resource "aws_s3_bucket" "b" {
+  provider = aws.by_region["us"]
+}

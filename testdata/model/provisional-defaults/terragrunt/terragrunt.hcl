@@ -1,0 +1,4 @@
+inputs = {
+  token   = "from-the-wrapper"
+  regions = { us = "us-east-1" }
+}
