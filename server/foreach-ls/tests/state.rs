@@ -178,3 +178,80 @@ fn inspect_counts_the_resource_instances_the_state_binds_to_each_provider_instan
     assert!(v["providers"][0]["state"].is_null());
     assert!(v["providers"][0]["instances"][0]["state_resource_instances"].is_null());
 }
+
+/// Issue 33, item 1: the exact output of `migrate --write` next to the state written before the migration is silent.
+/// The state binds the resources to `aws.use1` and `aws.euw1`, which migrate removes; but every resource is still
+/// declared (rebound by its new `provider` argument, or merged into a `for_each` block that the `moved` blocks
+/// migrate writes lead to), and a declared resource takes its provider from the configuration.
+#[test]
+fn migrate_write_then_check_with_the_old_state_is_silent() {
+    const ALIASED: &str = r#"provider "aws" {
+  alias  = "use1"
+  region = "us-east-1"
+}
+
+provider "aws" {
+  alias  = "euw1"
+  region = "eu-west-1"
+}
+
+resource "aws_vpc" "use1" {
+  provider   = aws.use1
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_vpc" "euw1" {
+  provider   = aws.euw1
+  cidr_block = "10.0.0.0/16"
+}
+
+resource "aws_s3_bucket" "logs" {
+  provider = aws.use1
+  bucket   = "logs"
+}
+"#;
+    let provider = |alias: &str| format!(r#""provider[\"registry.opentofu.org/hashicorp/aws\"].{alias}""#);
+    let resource = |ty: &str, name: &str, alias: &str| {
+        format!(
+            r#"{{"mode": "managed", "type": "{ty}", "name": "{name}", "provider": {}, "instances": [{{"attributes": {{}}}}]}}"#,
+            provider(alias)
+        )
+    };
+    let state = format!(
+        r#"{{"version": 4, "serial": 1, "lineage": "l", "resources": [{}, {}, {}]}}"#,
+        resource("aws_vpc", "use1", "use1"),
+        resource("aws_vpc", "euw1", "euw1"),
+        resource("aws_s3_bucket", "logs", "use1")
+    );
+    for extra in [&[][..], &["--resources"][..]] {
+        let w = workspace(&[("main.tf", ALIASED), ("terraform.tfstate", &state)]);
+        let before = run_in(w.path(), &["check", ".", "--no-color"]);
+        assert_eq!(before.status.code(), Some(0), "{}", stdout(&before));
+        let mut migrate = vec!["migrate", ".", "--provider", "aws", "--write"];
+        migrate.extend_from_slice(extra);
+        let o = run_in(w.path(), &migrate);
+        assert_eq!(o.status.code(), Some(0), "{extra:?}: {}{}", stdout(&o), stderr(&o));
+        let migrated = std::fs::read_to_string(w.path().join("main.tf")).unwrap();
+        assert!(migrated.contains(r#"aws.by_region["use1"]"#) && !migrated.contains("alias  = \"use1\""), "{migrated}");
+        assert_eq!(migrated.contains("moved {"), !extra.is_empty(), "{migrated}");
+        let after = run_in(w.path(), &["check", ".", "--no-color"]);
+        assert_eq!(after.status.code(), Some(0), "{extra:?}: {}", stdout(&after));
+        assert!(!stdout(&after).contains("removed-with-resources"), "{extra:?}: {}", stdout(&after));
+    }
+}
+
+/// Issue 33, item 1: when the resource block itself is gone (an orphan), the finding stays an error with the
+/// `-target` advice: the filter on declared instances must not silence the real trap.
+#[test]
+fn an_orphan_bound_to_a_removed_alias_is_still_an_error() {
+    let config = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"us\"])\n}\n";
+    let state = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+  {"mode": "managed", "type": "aws_s3_bucket", "name": "gone", "instances": [
+    {"attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"].use1"}]}]}"#;
+    let w = workspace(&[("main.tf", config), ("terraform.tfstate", state)]);
+    let o = run_in(w.path(), &["check", ".", "--no-color"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("error[provider-config-removed-with-resources]"), "{out}");
+    assert!(out.contains("-target='aws_s3_bucket.gone'"), "{out}");
+}

@@ -21,11 +21,13 @@ use smol_str::SmolStr;
 use crate::base::FileRange;
 use crate::db::{Db, Workspace, file_index, module};
 use crate::diagnostics::{Code, Diagnostic};
+use crate::eval::Provisional;
 use crate::model::items::{ProviderBlock, ResourceMode};
 use crate::model::module::Module;
 use crate::module_eval::instance_values;
 use crate::providers::expand::Expansion;
 use crate::providers::local_names::{declared_local_names, normalise_source, provider_type};
+use crate::state::declared::{Declarations, Declared};
 use crate::state::{RootState, StateBindings, StateKey};
 use crate::tree::{CallTarget, ModuleTree, NodeId, module_tree};
 
@@ -116,12 +118,15 @@ fn check_root(
     }
     let files = file_index(db, ws);
     let text_of = |file: crate::FileId| files.get(&file).map(|f| f.text(db));
+    let mut declarations = Declarations::new(db, ws, tree, root);
     for ((path, ty, alias), providers) in configs {
         let node = match find_node(db, tree, root, path.iter().map(SmolStr::as_str)) {
             Found::Node(id) => id,
             Found::Unknown => continue,
             Found::Removed(deepest) => {
-                let objects: Vec<u32> = providers.iter().flat_map(|p| by_provider[*p].iter().copied()).collect();
+                let all = providers.iter().flat_map(|p| by_provider[*p].iter().copied());
+                let Some(trapped) = trapped(&mut declarations, bindings, all) else { continue };
+                let objects = &trapped.objects;
                 let m = module(db, tree.node(deepest).dir);
                 let Some(file) = m.files.first() else { continue };
                 let config = state_config_name(&m, &path, &ty, alias.as_deref());
@@ -130,7 +135,7 @@ fn check_root(
                     "module `{}`, which declared provider configuration `{config}`, is no longer in the configuration",
                     module_address(&path)
                 );
-                out.push(config_removed(db, tree, root, bindings, &objects, &config, &gone, location));
+                out.push(trapped.finish(config_removed(db, tree, root, bindings, objects, &config, &gone, location)));
                 continue;
             }
         };
@@ -147,7 +152,8 @@ fn check_root(
             if alias.is_none() && (is_root || uses) {
                 continue;
             }
-            let objects: Vec<u32> = providers.iter().flat_map(|p| by_provider[*p].iter().copied()).collect();
+            let all = providers.iter().flat_map(|p| by_provider[*p].iter().copied());
+            let Some(trapped) = trapped(&mut declarations, bindings, all) else { continue };
             let location = m
                 .providers
                 .iter()
@@ -157,7 +163,8 @@ fn check_root(
             let Some(location) = location else { continue };
             let config = state_config_name(&m, &[], &ty, alias.as_deref());
             let gone = format!("this module no longer has provider configuration `{config}`");
-            out.push(config_removed(db, tree, root, bindings, &objects, &config, &gone, location));
+            let d = config_removed(db, tree, root, bindings, &trapped.objects, &config, &gone, location);
+            out.push(trapped.finish(d));
             continue;
         };
         let values = instance_values(db, ws, node);
@@ -175,7 +182,13 @@ fn check_root(
                 // Not known here: not compared.
                 (Expansion::Unresolved(_) | Expansion::Invalid, _) => true,
             };
-            if !present {
+            if present {
+                continue;
+            }
+            let Some(trapped) = trapped(&mut declarations, bindings, by_provider[p].iter().copied()) else { continue };
+            // The expansion may rest on a default that may not be what runs.
+            let trapped = trapped.resting_on(values.providers.provisional.get(index).cloned().flatten());
+            {
                 let location = match &block.for_each {
                     Some(fe) => {
                         let range = text_of(fe.file)
@@ -185,9 +198,77 @@ fn check_root(
                     }
                     None => block.site.name_location(),
                 };
-                out.push(instance_removed(db, tree, root, bindings, &by_provider[p], block, key.as_ref(), location));
+                let d = instance_removed(db, tree, root, bindings, &trapped.objects, block, key.as_ref(), location);
+                out.push(trapped.finish(d));
             }
         }
+    }
+}
+
+/// The objects a finding is about, and how sure it is.
+struct Trapped {
+    /// The orphans among the objects; when there are none, those of which it is not known whether they are.
+    objects: Vec<u32>,
+    /// Why it is not known whether `objects` are still declared; `None`: they are orphans.
+    unknown: Option<String>,
+    /// The defaults that may not be what runs that the verdict rests on.
+    rests_on: Option<Arc<Provisional>>,
+}
+
+/// Of some objects bound to a provider instance that is gone, those that trap: the orphans. A declared resource
+/// instance takes its provider from the configuration, so only orphans need the one the state records. When no
+/// object is known to be an orphan but some may be, those; `None` when every object is declared.
+fn trapped(
+    declarations: &mut Declarations<'_>,
+    bindings: &StateBindings,
+    objects: impl Iterator<Item = u32>,
+) -> Option<Trapped> {
+    let mut orphans = Vec::new();
+    let mut maybe = Vec::new();
+    let mut why = None;
+    let mut rests_on = None;
+    for o in objects {
+        match declarations.of(bindings, &bindings.objects[o as usize]) {
+            Declared::Yes => {}
+            Declared::No { rests_on: p } => {
+                orphans.push(o);
+                rests_on = Provisional::union(rests_on, p.as_ref());
+            }
+            Declared::Unknown(w) => {
+                maybe.push(o);
+                why.get_or_insert(w);
+            }
+        }
+    }
+    match (orphans.is_empty(), maybe.is_empty()) {
+        (false, _) => Some(Trapped { objects: orphans, unknown: None, rests_on }),
+        (true, false) => Some(Trapped { objects: maybe, unknown: why, rests_on: None }),
+        (true, true) => None,
+    }
+}
+
+impl Trapped {
+    fn resting_on(mut self, p: Option<Arc<Provisional>>) -> Trapped {
+        self.rests_on = Provisional::union(self.rests_on, p.as_ref());
+        self
+    }
+
+    /// The finding as sure as it is: an info when whether the objects are orphans is not known, a provisional
+    /// warning when the verdict rests on a default that may not be what runs.
+    fn finish(&self, mut d: Diagnostic) -> Diagnostic {
+        if let Some(why) = &self.unknown {
+            let (these, are) = if self.objects.len() == 1 {
+                ("this resource instance", "is")
+            } else {
+                ("these resource instances", "are")
+            };
+            d.severity = crate::diagnostics::Severity::Info;
+            d.message =
+                format!("whether {these} {are} still declared is not known here ({why}); if not, {}", d.message);
+        } else if let Some(p) = &self.rests_on {
+            p.settle(&mut d);
+        }
+        d
     }
 }
 

@@ -7,6 +7,7 @@
 
 pub mod address;
 pub mod checks;
+pub mod declared;
 pub mod queries;
 pub mod too_similar;
 
