@@ -267,7 +267,9 @@ impl<'a> Declared<'a> {
     }
 
     /// The declared address to suggest: the same type and name in another mode (a missing or extra `data.`, as
-    /// OpenTofu suggests), else the closest name of the same type, else the closest type with the same name.
+    /// OpenTofu suggests), else the closest name of the same type, else the only name of that type (with one
+    /// `data.aws_ami` declared, `data.aws_ami.x` means it, however its name is spelt), else the closest type with
+    /// the same name.
     fn suggest(&self, t: &Target, resource_prefix: bool) -> Option<String> {
         match *t {
             Target::Resource { mode, ty, name } => {
@@ -276,7 +278,14 @@ impl<'a> Declared<'a> {
                     return Some(render(m, ty, name));
                 }
                 let same_mode = || self.module.resources.iter().filter(move |r| r.mode == mode);
-                let (ty, name) = match closest(name, same_mode().filter(|r| r.ty == ty).map(|r| r.name.as_str())) {
+                let same_type = || same_mode().filter(|r| r.ty == ty).map(|r| r.name.as_str());
+                let only = || {
+                    let mut names = same_type();
+                    let first = names.next()?;
+                    // A block repeated (in an override file, or by mistake) is still one name.
+                    names.all(|n| n == first).then_some(first)
+                };
+                let (ty, name) = match closest(name, same_type()).or_else(only) {
                     Some(n) => (ty, n),
                     None => (closest(ty, same_mode().filter(|r| r.name == name).map(|r| r.ty.as_str()))?, name),
                 };
