@@ -211,6 +211,9 @@ pub(crate) struct Declared<'a> {
     calls: HashSet<&'a str>,
     /// Blocks only an override file adds (already reported): `aws_vpc.a`, `data.x.y`, `module.m`.
     override_only: HashSet<&'a str>,
+    /// The module has Terraform `action` blocks, which OpenTofu refuses (`unknown-block-type` says so): references
+    /// to them (`action.aws_lambda_invoke.run`) add nothing to that.
+    has_actions: bool,
     module: &'a Module,
 }
 
@@ -220,6 +223,7 @@ impl<'a> Declared<'a> {
             resources: module.resources.iter().map(|r| (r.mode, r.ty.as_str(), r.name.as_str())).collect(),
             calls: module.module_calls.iter().map(|c| c.name.as_str()).collect(),
             override_only: module.override_only.iter().map(String::as_str).collect(),
+            has_actions: module.others.iter().any(|o| o.kind == "action"),
             module,
         }
     }
@@ -234,7 +238,7 @@ impl<'a> Declared<'a> {
         file_text: FileText<'_>,
     ) -> Option<Diagnostic> {
         let t = target(r)?;
-        if self.has(&t) {
+        if self.has(&t) || (self.has_actions && r.root() == "action") {
             return None;
         }
         let written = written_address(r, &t);
