@@ -131,6 +131,27 @@ pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: 
     out
 }
 
+/// The references of an expression evaluated in the module of `dir` (the `eval` command, whose text is `text` in
+/// [`EXPRESSION_FILE`](crate::EXPRESSION_FILE)) to resources, data sources and module calls it does not declare;
+/// with no module there (`None`), it declares nothing. Nothing for a module whose files could not all be read or
+/// parsed: a block lost to a syntax error must not look undeclared.
+pub(crate) fn undeclared_in_expression(
+    db: &dyn crate::db::Db,
+    dir: Option<crate::db::ModuleDir>,
+    text: &str,
+    expr: &foreach_syntax::ast::Expr,
+) -> Vec<Diagnostic> {
+    let module = match dir {
+        Some(dir) if !crate::module_outputs::complete(db, dir) => return Vec::new(),
+        Some(dir) => crate::db::module(db, dir),
+        None => std::sync::Arc::new(Module::default()),
+    };
+    let declared = Declared::of(&module);
+    let text: std::sync::Arc<str> = text.into();
+    let file_text = |id: FileId| (id == crate::EXPRESSION_FILE).then(|| (text.clone(), foreach_syntax::FileKind::Tf));
+    references(expr, &[]).iter().filter_map(|r| declared.check(crate::EXPRESSION_FILE, r, "", &file_text)).collect()
+}
+
 /// `aws_vpc.main`, `resource.aws_vpc.main`, `data.x.y`, `module.m`, as written.
 fn written_address(r: &Reference, t: &Target) -> String {
     let mut s = r.root().to_string();
