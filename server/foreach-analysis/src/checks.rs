@@ -46,6 +46,8 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     out.extend(crate::state::checks::state_checks(db, ws).iter().cloned());
     // Needs the module tree: a child's unknown aliased configuration that a caller declares.
     crate::providers::not_inherited::refine(db, ws, &mut out);
+    // Needs the instances: the keys a reference without `[…]` could select.
+    crate::providers::missing_key::name_the_keys(db, ws, &mut out);
     // With a state: whether removing an element would trap right now.
     crate::state::too_similar::annotate(db, ws, &mut out);
     // Last: suppression comments, so that every code, from every pass, is silenced the same way. Only the files

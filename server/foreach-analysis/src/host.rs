@@ -416,10 +416,25 @@ impl AnalysisHost {
         };
         let value = match foreach_syntax::parse_expr(expr) {
             Ok(parsed) => {
+                // A resource, data source or module call the module does not declare is an error, as in `tofu
+                // console`, not a value known after apply.
+                let module_dir = match node {
+                    Some(n) => Some(tree.node(n).dir),
+                    None => crate::db::dir_index(&self.db, self.ws).get(dir).copied(),
+                };
+                let undeclared = crate::refcheck::undeclared_in_expression(&self.db, module_dir, expr, &parsed);
                 let ctx = EvalContext { origin: "the expression".to_string(), ..EvalContext::default() };
                 let v = scope.eval(EXPRESSION_FILE, &parsed, &ctx);
                 diagnostics.extend(scope.take_diagnostics());
-                v
+                match undeclared.first() {
+                    Some(d) => {
+                        let cause =
+                            crate::eval::UnknownCause::Error { message: d.message.clone(), location: d.location };
+                        diagnostics.extend(undeclared.iter().cloned());
+                        Value::unknown(cause)
+                    }
+                    None => v,
+                }
             }
             Err(e) => {
                 diagnostics.push(Diagnostic::new(

@@ -131,6 +131,27 @@ pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: 
     out
 }
 
+/// The references of an expression evaluated in the module of `dir` (the `eval` command, whose text is `text` in
+/// [`EXPRESSION_FILE`](crate::EXPRESSION_FILE)) to resources, data sources and module calls it does not declare;
+/// with no module there (`None`), it declares nothing. Nothing for a module whose files could not all be read or
+/// parsed: a block lost to a syntax error must not look undeclared.
+pub(crate) fn undeclared_in_expression(
+    db: &dyn crate::db::Db,
+    dir: Option<crate::db::ModuleDir>,
+    text: &str,
+    expr: &foreach_syntax::ast::Expr,
+) -> Vec<Diagnostic> {
+    let module = match dir {
+        Some(dir) if !crate::module_outputs::complete(db, dir) => return Vec::new(),
+        Some(dir) => crate::db::module(db, dir),
+        None => std::sync::Arc::new(Module::default()),
+    };
+    let declared = Declared::of(&module);
+    let text: std::sync::Arc<str> = text.into();
+    let file_text = |id: FileId| (id == crate::EXPRESSION_FILE).then(|| (text.clone(), foreach_syntax::FileKind::Tf));
+    references(expr, &[]).iter().filter_map(|r| declared.check(crate::EXPRESSION_FILE, r, "", &file_text)).collect()
+}
+
 /// `aws_vpc.main`, `resource.aws_vpc.main`, `data.x.y`, `module.m`, as written.
 fn written_address(r: &Reference, t: &Target) -> String {
     let mut s = r.root().to_string();
@@ -211,6 +232,9 @@ pub(crate) struct Declared<'a> {
     calls: HashSet<&'a str>,
     /// Blocks only an override file adds (already reported): `aws_vpc.a`, `data.x.y`, `module.m`.
     override_only: HashSet<&'a str>,
+    /// The module has Terraform `action` blocks, which OpenTofu refuses (`unknown-block-type` says so): references
+    /// to them (`action.aws_lambda_invoke.run`) add nothing to that.
+    has_actions: bool,
     module: &'a Module,
 }
 
@@ -220,6 +244,7 @@ impl<'a> Declared<'a> {
             resources: module.resources.iter().map(|r| (r.mode, r.ty.as_str(), r.name.as_str())).collect(),
             calls: module.module_calls.iter().map(|c| c.name.as_str()).collect(),
             override_only: module.override_only.iter().map(String::as_str).collect(),
+            has_actions: module.others.iter().any(|o| o.kind == "action"),
             module,
         }
     }
@@ -234,7 +259,7 @@ impl<'a> Declared<'a> {
         file_text: FileText<'_>,
     ) -> Option<Diagnostic> {
         let t = target(r)?;
-        if self.has(&t) {
+        if self.has(&t) || (self.has_actions && r.root() == "action") {
             return None;
         }
         let written = written_address(r, &t);
@@ -267,7 +292,9 @@ impl<'a> Declared<'a> {
     }
 
     /// The declared address to suggest: the same type and name in another mode (a missing or extra `data.`, as
-    /// OpenTofu suggests), else the closest name of the same type, else the closest type with the same name.
+    /// OpenTofu suggests), else the closest name of the same type, else the only name of that type (with one
+    /// `data.aws_ami` declared, `data.aws_ami.x` means it, however its name is spelt), else the closest type with
+    /// the same name.
     fn suggest(&self, t: &Target, resource_prefix: bool) -> Option<String> {
         match *t {
             Target::Resource { mode, ty, name } => {
@@ -276,7 +303,14 @@ impl<'a> Declared<'a> {
                     return Some(render(m, ty, name));
                 }
                 let same_mode = || self.module.resources.iter().filter(move |r| r.mode == mode);
-                let (ty, name) = match closest(name, same_mode().filter(|r| r.ty == ty).map(|r| r.name.as_str())) {
+                let same_type = || same_mode().filter(|r| r.ty == ty).map(|r| r.name.as_str());
+                let only = || {
+                    let mut names = same_type();
+                    let first = names.next()?;
+                    // A block repeated (in an override file, or by mistake) is still one name.
+                    names.all(|n| n == first).then_some(first)
+                };
+                let (ty, name) = match closest(name, same_type()).or_else(only) {
                     Some(n) => (ty, n),
                     None => (closest(ty, same_mode().filter(|r| r.name == name).map(|r| r.ty.as_str()))?, name),
                 };

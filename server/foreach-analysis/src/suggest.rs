@@ -1,11 +1,18 @@
-//! "Did you mean …?": the closest candidate within a small edit distance (Levenshtein).
+//! "Did you mean …?": the closest candidate within a small edit distance, counting a swap of two neighbouring
+//! characters as one edit (optimal string alignment: `mian` is one edit from `main`, two for Levenshtein).
 //!
 //! A module can declare thousands of names (generated modules do) and hints are computed while checking and
 //! evaluating, so each comparison gives up as soon as the distance exceeds what could still win. `strsim`, used
-//! before, computes every distance in full: 6,000 variable names of 60 characters cost 20 ms per hint.
+//! before, computes every distance in full: 6,000 variable names of 60 characters cost 20 ms per hint. Its
+//! `osa_distance` is the reference the tests compare this bounded search with.
+//!
+//! A candidate that keeps nothing of what differs is not offered, however short the rest makes the distance:
+//! `acme-labs` and `acme-oss` share `acme-` and an `s`, but `lab` and `os` have nothing in common, so the second
+//! is another name, not the first misspelt (see [`is_weak`]).
 
 /// The candidate closest to `name`, if it is close enough to be a plausible typo: at most a third of the longer
-/// name's length in edits (at least one), so short keys such as `0` are not "corrected" to unrelated ones.
+/// name's length in edits (at least one), so short keys such as `0` are not "corrected" to unrelated ones, and not
+/// a [weak](is_weak) match.
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     closest_with_slack(name, candidates, 0)
 }
@@ -25,7 +32,7 @@ pub fn closest_with_slack<'a>(
     // Bytes bound characters from above, so this limit is at least every candidate's.
     let longest = candidates.iter().map(|c| c.len()).max()?;
     let widest_limit = (a.len().max(longest) / 3).max(1) + slack;
-    let mut search = Search { a: &a, a_counts: ascii_counts(name), b: Vec::new(), rows: (Vec::new(), Vec::new()) };
+    let mut search = Search { a: &a, a_counts: ascii_counts(name), b: Vec::new(), rows: Rows::default() };
     let mut cap = 1;
     loop {
         if let Some(found) = search.closest_within(&candidates, slack, cap) {
@@ -43,8 +50,11 @@ struct Search<'n> {
     a: &'n [char],
     a_counts: Option<[i32; 128]>,
     b: Vec<char>,
-    rows: (Vec<usize>, Vec<usize>),
+    rows: Rows,
 }
+
+/// The rows of the distance table kept while filling it: two rows back (for swaps), the last one, the current one.
+type Rows = (Vec<usize>, Vec<usize>, Vec<usize>);
 
 impl Search<'_> {
     /// The first candidate at the smallest distance, among those within both their limit and `cap`.
@@ -72,7 +82,9 @@ impl Search<'_> {
             {
                 continue;
             }
-            if let Some(d) = bounded_levenshtein(self.a, &self.b, bound, &mut self.rows) {
+            if let Some(d) = bounded_osa(self.a, &self.b, bound, &mut self.rows)
+                && !is_weak(self.a, &self.b, d)
+            {
                 best = Some((d, c));
             }
         }
@@ -100,20 +112,40 @@ fn letters_apart(a_counts: &[i32; 128], b: &str) -> Option<usize> {
     Some(missing.max(surplus) as usize)
 }
 
-/// The edit distance between `a` and `b` if it is at most `bound`, else `None`.
+/// Whether `b`, at distance `d` from `a`, keeps nothing of what differs: with the common beginning and end set
+/// aside, both middles are non-empty and every character of them is edited (the distance is the longer middle's
+/// length). One edit is always a plausible typo (`use2` for `use1`), and so is a name cut short or run on
+/// (`postgres` for `postgresql`, whose middle on one side is empty); `us-west-2` for `us-east-2` is not.
+fn is_weak(a: &[char], b: &[char], d: usize) -> bool {
+    if d < 2 {
+        return false;
+    }
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+    let (a, b) = (a.len() - suffix, b.len() - suffix);
+    a > 0 && b > 0 && d >= a.max(b)
+}
+
+/// The optimal string alignment distance between `a` and `b` (insertions, deletions, replacements and swaps of
+/// two neighbouring characters, each substring edited once) if it is at most `bound`, else `None`.
 ///
 /// Only the band of cells within `bound` of the diagonal is computed (Ukkonen): a cell further off needs more
 /// than `bound` insertions or deletions. Cells outside the band, and any value above `bound`, are held as
-/// `bound + 1`; a value at most `bound` comes only from neighbours at most `bound`, so it is exact. A row's
-/// minimum never decreases in the rows below it, so once it exceeds `bound` the distance does too.
-fn bounded_levenshtein(a: &[char], b: &[char], bound: usize, rows: &mut (Vec<usize>, Vec<usize>)) -> Option<usize> {
+/// `bound + 1`; a value at most `bound` comes only from neighbours at most `bound`, so it is exact. A cell comes
+/// from the row above, its left neighbour, or (a swap) two rows above plus one edit, so once two rows in a row
+/// have minimums above `bound` every row below does too, and so does the distance.
+fn bounded_osa(a: &[char], b: &[char], bound: usize, rows: &mut Rows) -> Option<usize> {
     if a.len().abs_diff(b.len()) > bound {
         return None;
     }
     let over = bound + 1;
-    let (prev, cur) = rows;
+    let (before, prev, cur) = rows;
+    before.clear();
+    before.resize(b.len() + 1, over);
     prev.clear();
     prev.extend((0..=b.len()).map(|j| j.min(over)));
+    let mut prev_min = 0;
     for (i, ca) in a.iter().enumerate() {
         let row = i + 1;
         cur.clear();
@@ -123,13 +155,20 @@ fn bounded_levenshtein(a: &[char], b: &[char], bound: usize, rows: &mut (Vec<usi
         let (lo, hi) = (row.saturating_sub(bound).max(1), (row + bound).min(b.len()));
         for j in lo..=hi {
             let replace = prev[j - 1] + usize::from(*ca != b[j - 1]);
-            let d = replace.min(prev[j] + 1).min(cur[j - 1] + 1).min(over);
+            let mut d = replace.min(prev[j] + 1).min(cur[j - 1] + 1);
+            if i > 0 && j > 1 && *ca == b[j - 2] && a[i - 1] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            let d = d.min(over);
             cur[j] = d;
             row_min = row_min.min(d);
         }
-        if row_min > bound {
+        if row_min > bound && prev_min > bound {
             return None;
         }
+        prev_min = row_min;
+        // The current row becomes the last, the last two rows back; the oldest is overwritten next.
+        std::mem::swap(before, prev);
         std::mem::swap(prev, cur);
     }
     Some(prev[b.len()]).filter(|d| *d <= bound)
@@ -137,7 +176,7 @@ fn bounded_levenshtein(a: &[char], b: &[char], bound: usize, rows: &mut (Vec<usi
 
 #[cfg(test)]
 mod tests {
-    use super::{closest, closest_with_slack};
+    use super::{closest, closest_with_slack, is_weak};
 
     #[test]
     fn finds_typos_not_strangers() {
@@ -147,14 +186,38 @@ mod tests {
         assert_eq!(closest("a", []), None);
         assert_eq!(closest("0", ["eu", "us"]), None);
         assert_eq!(closest("uss", ["eu", "us"]), Some("us"));
+        assert_eq!(closest("use2", ["use1", "euw1"]), Some("use1"));
     }
 
-    /// The plain, unbounded computation: the first of the closest candidates within the limit.
+    /// Two neighbouring characters swapped are one edit: `mian` is within a third of four characters of `main`.
+    #[test]
+    fn a_swap_is_one_edit() {
+        assert_eq!(closest("mian", ["main", "other"]), Some("main"));
+        assert_eq!(closest("ab", ["ba"]), Some("ba"));
+        assert_eq!(closest("eu-wset-1", ["eu-west-1", "us-east-1"]), Some("eu-west-1"));
+    }
+
+    /// A candidate that shares only a beginning or an end with the name is another name.
+    #[test]
+    fn weak_matches_are_not_offered() {
+        assert_eq!(closest("acme-labs", ["acme-oss"]), None);
+        assert_eq!(closest("us-west-2", ["us-east-2"]), None);
+        // Still offered: a name cut short, and two typos that keep most of what differs.
+        assert_eq!(closest("acme-lab", ["acme-labs"]), Some("acme-labs"));
+        assert_eq!(closest("regiosn_lsit", ["regions_list"]), Some("regions_list"));
+        let chars = |s: &str| s.chars().collect::<Vec<_>>();
+        assert!(is_weak(&chars("acme-labs"), &chars("acme-oss"), 3));
+        assert!(!is_weak(&chars("postgres"), &chars("postgresql"), 2));
+    }
+
+    /// The plain, unbounded computation (`strsim`'s): the first of the closest candidates within the limit that
+    /// is not weak.
     fn unbounded<'a>(name: &str, candidates: impl Iterator<Item = &'a str>, slack: usize) -> Option<&'a str> {
         let limit = |c: &str| (name.chars().count().max(c.chars().count()) / 3).max(1) + slack;
+        let chars = |s: &str| s.chars().collect::<Vec<_>>();
         candidates
-            .map(|c| (strsim::levenshtein(name, c), c))
-            .filter(|(d, c)| *d <= limit(c))
+            .map(|c| (strsim::osa_distance(name, c), c))
+            .filter(|(d, c)| *d <= limit(c) && !is_weak(&chars(name), &chars(c), *d))
             .fold(
                 None::<(usize, &str)>,
                 |best, (d, c)| if best.is_some_and(|(bd, _)| bd <= d) { best } else { Some((d, c)) },
@@ -182,6 +245,14 @@ mod tests {
             "ünïcode",
             "unicode",
             "unicodé",
+            "kitetn",
+            "iktten",
+            "ab",
+            "ba",
+            "abab",
+            "baba",
+            "ca",
+            "abc",
         ];
         for name in names {
             for slack in 0..2 {

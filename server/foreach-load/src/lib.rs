@@ -9,6 +9,7 @@
 
 pub mod environments;
 pub mod project;
+mod project_errors;
 pub mod project_rename;
 pub mod state;
 mod wrappers;

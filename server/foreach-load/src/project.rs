@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use foreach_analysis::suggest::closest;
 use foreach_analysis::{Code, Diagnostic, Severity};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
@@ -36,7 +37,7 @@ impl std::fmt::Display for ProjectError {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a table")]
 struct RawProject {
     #[serde(default)]
     exclude: Vec<Spanned<String>>,
@@ -47,7 +48,10 @@ struct RawProject {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table of the environment's settings (`var_files`, `variables`, `workspace`, `roots`)"
+)]
 struct RawEnvironment {
     #[serde(default)]
     var_files: Vec<Spanned<String>>,
@@ -135,8 +139,9 @@ impl Project {
         };
         let raw: RawProject = toml::from_str(text).map_err(|e| {
             // toml's message repeats the position and a source excerpt on several lines; the first is enough.
-            let message = e.message().lines().next().unwrap_or("invalid TOML").to_string();
-            error(e.span().unwrap_or(0..0), message)
+            let message = e.message().lines().next().unwrap_or("invalid TOML");
+            let span = e.span().unwrap_or(0..0);
+            error(span.clone(), crate::project_errors::plain(message, text, span))
         })?;
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut project =
@@ -147,7 +152,11 @@ impl Project {
         }
         for (code, level) in raw.severity {
             let Some(c) = Code::from_name(code.get_ref()) else {
-                return Err(error(code.span(), format!("`{}` is not a foreach-ls diagnostic code", code.get_ref())));
+                let mut msg = format!("`{}` is not a foreach-ls diagnostic code", code.get_ref());
+                if let Some(s) = closest(code.get_ref(), Code::ALL.iter().map(|c| c.as_str())) {
+                    msg.push_str(&format!("; did you mean `{s}`?"));
+                }
+                return Err(error(code.span(), msg));
             };
             let severity = match level.get_ref().as_str() {
                 "off" => None,
@@ -255,13 +264,24 @@ mod tests {
     fn errors_name_line_and_column() {
         let e = parse("[environments.prod]\nvar_file = [\"a.tfvars\"]\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 1), "{e}");
-        assert!(e.message.contains("unknown field `var_file`"), "{e}");
+        assert!(e.message.starts_with("unknown key `var_file`; did you mean `var_files`?"), "{e}");
         let e = parse("[environments.prod]\nworkspace = 3\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 13), "{e}");
         let e = parse("[severity]\nno-such-code = \"off\"\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 1), "{e}");
+        assert!(!e.message.contains("did you mean"), "{e}");
+        let e = parse("[severity]\nundefined-refrence = \"off\"\n").unwrap_err();
+        assert_eq!(
+            e.message,
+            "`undefined-refrence` is not a foreach-ls diagnostic code; did you mean `undefined-reference`?"
+        );
         let e = parse("[severity]\nundefined-reference = \"loud\"\n").unwrap_err();
         assert_eq!((e.line, e.column), (2, 23), "{e}");
+        // In TOML's words, not serde's.
+        let e = parse("exclude = \"a\"\n").unwrap_err();
+        assert_eq!(e.message, "expected an array for `exclude`, found the string \"a\"");
+        let e = parse("[environments]\nprod = \"x\"\n").unwrap_err();
+        assert!(e.message.starts_with("expected a table of the environment's settings"), "{e}");
         let e = parse("exclude = [\"a\"\n").unwrap_err();
         assert_eq!(e.line, 1, "{e}");
         let e = parse("[environments.prod]\nvar_files = [\"missing.tfvars\"]\n").unwrap_err();

@@ -1,5 +1,7 @@
 //! Renaming a root module's variable in the project file: the `-var` names of `[environments.X] variables` that
-//! set it (`docs/configuration.md`). The language server adds these edits to the rename of the variable itself.
+//! set it (`docs/configuration.md`), and which var files of those environments the rename must follow
+//! ([`var_files`]: the analysis finds the keys in them). The language server adds these edits to the rename of the
+//! variable itself.
 //!
 //! Edits are byte spans of the key in the file's text, so nothing else in the file changes (no reformatting, the
 //! comments stay). The spans come from `toml`'s `Spanned` keys and are checked to hold the name, bare or quoted.
@@ -65,6 +67,54 @@ pub fn variable_edits(
     Ok(edits)
 }
 
+/// A var file of an environment that applies to a root variable's module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EnvironmentVarFile {
+    /// As the loader keys the file: canonical, `/`-separated.
+    pub path: String,
+    pub environment: String,
+    /// Another root module declaring the variable that the environment applies to as well: the file sets the
+    /// variable there too, so renaming it in the file would break that root.
+    pub shared_with: Option<String>,
+}
+
+impl EnvironmentVarFile {
+    /// Why the variable cannot be renamed in this file (when it sets it and is shared).
+    pub fn refusal(&self, var: &RootVariable) -> Option<String> {
+        let other = self.shared_with.as_ref()?;
+        Some(format!(
+            "cannot rename variable `{}`: the var file {} of environment `{}` sets it for the root module {other} too, \
+             which declares it as well",
+            var.name, self.path, self.environment
+        ))
+    }
+}
+
+/// The var files of the environments of `project` that apply to the root module of `var`, each once.
+pub fn var_files(project: &Project, var: &RootVariable) -> Vec<EnvironmentVarFile> {
+    let mut out: Vec<EnvironmentVarFile> = Vec::new();
+    for env in project.environments.iter().filter(|e| e.applies_to(&project.dir, &var.root)) {
+        let shared_with = var.other_roots.iter().find(|r| env.applies_to(&project.dir, r)).cloned();
+        for f in &env.var_files {
+            let path = crate::path_string(&f.canonicalize().unwrap_or_else(|_| f.clone()));
+            match out.iter_mut().find(|v| v.path == path) {
+                Some(seen) => {
+                    if seen.shared_with.is_none() && shared_with.is_some() {
+                        seen.shared_with = shared_with.clone();
+                        seen.environment = env.name.clone();
+                    }
+                }
+                None => out.push(EnvironmentVarFile {
+                    path,
+                    environment: env.name.clone(),
+                    shared_with: shared_with.clone(),
+                }),
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use std::path::Path;
@@ -108,6 +158,35 @@ mod tests {
         );
         // Another variable is not touched.
         assert!(variable_edits(&p, text, &var("nope", &[]), "zone").unwrap().is_empty());
+    }
+
+    #[test]
+    fn var_files_of_the_environments_that_apply_and_whether_another_root_shares_them() {
+        let text = "[environments.prod]\nvar_files = [\"prod.tfvars\"]\nroots = [\".\"]\n\
+                    [environments.all]\nvar_files = [\"common.tfvars\", \"prod.tfvars\"]\n\
+                    [environments.elsewhere]\nvar_files = [\"other.tfvars\"]\nroots = [\"other\"]\n";
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["prod.tfvars", "common.tfvars", "other.tfvars"] {
+            std::fs::write(dir.path().join(f), "").unwrap();
+        }
+        let dir = dir.path().canonicalize().unwrap();
+        let p = Project::parse(&dir.join("foreach-ls.toml"), text).unwrap();
+        let root = crate::path_string(&dir);
+        let var =
+            RootVariable { root: root.clone(), name: "region".into(), other_roots: vec![format!("{root}/other")] };
+        let got: Vec<(String, String, Option<String>)> = var_files(&p, &var)
+            .into_iter()
+            .map(|f| (f.path.trim_start_matches(&root).to_string(), f.environment, f.shared_with))
+            .collect();
+        let shared = Some(format!("{root}/other"));
+        assert_eq!(
+            got,
+            [
+                ("/common.tfvars".to_string(), "all".to_string(), shared.clone()),
+                ("/prod.tfvars".to_string(), "all".to_string(), shared),
+            ]
+        );
+        assert!(var_files(&p, &var)[0].refusal(&var).unwrap().contains("environment `all`"));
     }
 
     #[test]

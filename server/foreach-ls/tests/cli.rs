@@ -411,6 +411,26 @@ fn eval_prints_errors_not_unknowns() {
     assert!(err.contains("(via the expression -> local.uses -> local.broken)"), "{err}");
 }
 
+/// A data source, resource or module call the module does not declare is an error, as in `tofu console`, not a
+/// value known after apply; a declared one is only known after apply.
+#[test]
+fn eval_says_an_undeclared_data_source_is_not_declared() {
+    let o = run(&["eval", "data.aws_region.x.name", "--dir", "testdata/cli/eval"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "", "nothing claims the value is merely not known yet");
+    assert!(
+        stderr(&o).contains("error[undefined-reference]: reference to undeclared data source `data.aws_region.x`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["eval", "module.net.id", "--dir", "testdata/cli/eval", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["error"], "reference to undeclared module call `module.net`", "{v}");
+    let (code, out) = eval(&["data.terraform_remote_state.org.outputs"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("is only known after apply"), "{out}");
+}
+
 #[test]
 fn eval_reports_errors_in_the_expression() {
     let o = run(&["eval", "upper(1, 2)", "--dir", "testdata/cli/eval"]);

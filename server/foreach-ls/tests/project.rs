@@ -97,12 +97,24 @@ fn severity_overrides_change_the_level_and_the_exit_status() {
 #[test]
 fn a_broken_project_file_ends_the_run_naming_file_line_and_column() {
     let cases = [
-        ("[environments.prod]\nvar_file = [\"prod.tfvars\"]\n", "foreach-ls.toml:2:1: unknown field `var_file`"),
-        ("[environments.prod]\nworkspace = 3\n", "foreach-ls.toml:2:13: invalid type"),
+        (
+            "[environments.prod]\nvar_file = [\"prod.tfvars\"]\n",
+            "foreach-ls.toml:2:1: unknown key `var_file`; did you mean `var_files`?",
+        ),
+        (
+            "[environments.prod]\nworkspace = 3\n",
+            "foreach-ls.toml:2:13: expected a string for `workspace`, found the number 3",
+        ),
+        ("exclude = \"dist/**\"\n", "foreach-ls.toml:1:11: expected an array for `exclude`, found the string"),
         ("exclude = [\n", "foreach-ls.toml:1:12: unclosed array"),
         (
             "[severity]\nno-such-code = \"off\"\n",
             "foreach-ls.toml:2:1: `no-such-code` is not a foreach-ls diagnostic code",
+        ),
+        (
+            "[severity]\nundefined-refrence = \"off\"\n",
+            "foreach-ls.toml:2:1: `undefined-refrence` is not a foreach-ls diagnostic code; did you mean \
+             `undefined-reference`?",
         ),
         ("[environments.prod]\nvar_files = [\"gone.tfvars\"]\n", "foreach-ls.toml:2:14: var file `gone.tfvars`"),
     ];

@@ -66,7 +66,7 @@ async fn a_broken_project_file_is_an_error_on_the_file_until_it_is_fixed_on_disk
     let mut c = start(&root).await;
     let d = c.diagnostics_for(&uri(&project), |d| !d.is_empty()).await;
     assert_eq!(d[0]["range"]["start"], json!({"line": 1, "character": 0}), "{d:?}");
-    assert!(d[0]["message"].as_str().unwrap().contains("unknown field `var_file`"), "{d:?}");
+    assert!(d[0]["message"].as_str().unwrap().contains("unknown key `var_file`; did you mean `var_files`?"), "{d:?}");
     std::fs::write(&project, "[environments.prod]\nvar_files = [\"envs/prod.tfvars\"]\n").unwrap();
     c.notify("workspace/didChangeWatchedFiles", json!({"changes": [{"uri": uri(&project), "type": 2}]})).await;
     c.diagnostics_for(&uri(&project), |d| d.is_empty()).await;

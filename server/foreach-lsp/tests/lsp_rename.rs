@@ -102,3 +102,46 @@ async fn rename_a_root_variable_in_the_project_files_environments() {
     assert_eq!(edit["changes"][main.as_str()].as_array().map(Vec::len), Some(2), "{edit}");
     c.shutdown().await;
 }
+
+/// A root module's variable is renamed in every var file that sets it: one below the root that no setting names
+/// (`live/envs/staging.tfvars`) and an environment's var file elsewhere (`config/prod.tfvars`), and with the cursor
+/// on `var.region` inside a provider instance key it is the variable that is renamed, not the alias.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rename_a_root_variable_in_every_var_file_that_sets_it() {
+    let main_text = "variable \"region\" {}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"eu\", \"us\"])\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[var.region]\n}\n";
+    let project = "[environments.prod]\nvar_files = [\"config/prod.tfvars\"]\nroots = [\"live\"]\n";
+    let ws = workspace(&[
+        (".git/HEAD", ""),
+        ("foreach-ls.toml", project),
+        ("live/main.tf", main_text),
+        ("live/envs/staging.tfvars", "region = \"us\"\n"),
+        ("config/prod.tfvars", "# prod\nregion = \"eu\"\n"),
+        ("live/other.tf", "locals {\n  b = local.nope\n}\n"),
+    ]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("live/main.tf"));
+    let other = uri(&root.join("live/other.tf"));
+    let mut c = TestClient::start();
+    c.initialize(Some(&root), json!({})).await;
+    c.diagnostics_for(&other, |d| !d.is_empty()).await;
+    c.open(&main, main_text).await;
+    let at = json!({"textDocument": {"uri": main}, "position": {"line": 6, "character": 32}});
+    let prepared = c.request("textDocument/prepareRename", at.clone()).await;
+    assert_eq!(prepared, json!({"start": {"line": 6, "character": 31}, "end": {"line": 6, "character": 37}}));
+    let mut params = at;
+    params["newName"] = json!("zone");
+    let edit = c.request("textDocument/rename", params).await;
+    let changes = &edit["changes"];
+    let starts = |path: &str| -> Vec<serde_json::Value> {
+        let edits = changes[uri(&root.join(path)).as_str()].as_array().unwrap_or_else(|| panic!("{path}: {edit}"));
+        assert!(edits.iter().all(|e| e["newText"] == "zone"), "{edit}");
+        edits.iter().map(|e| e["range"]["start"].clone()).collect()
+    };
+    let mut in_main = starts("live/main.tf");
+    in_main.sort_by_key(|p| p["line"].as_u64());
+    assert_eq!(in_main, [json!({"line": 0, "character": 10}), json!({"line": 6, "character": 31})], "{edit}");
+    assert_eq!(starts("live/envs/staging.tfvars"), [json!({"line": 0, "character": 0})]);
+    assert_eq!(starts("config/prod.tfvars"), [json!({"line": 1, "character": 0})]);
+    assert_eq!(changes.as_object().unwrap().len(), 3, "nothing else, the project file included: {edit}");
+    c.shutdown().await;
+}

@@ -130,6 +130,35 @@ pub fn literal_collection(file: FileId, expr: &Expr, lookup: &dyn Lookup) -> Opt
     None
 }
 
+/// The string literal `expr` (in `file`) takes its value from through `var.`, `local.` and parentheses, when it
+/// reaches one through at least one of them: where the value of a key expression such as `[var.primary]` is
+/// written (the `.tfvars` line, the variable's default, the local). The literal's file, range and value.
+pub fn literal_string_origin(file: FileId, expr: &Expr, lookup: &dyn Lookup) -> Option<(FileId, TextRange, String)> {
+    let (mut file, mut expr) = (file, expr.clone());
+    let mut hops = 0;
+    for _ in 0..MAX_HOPS {
+        if let Some(s) = expr.as_string_literal() {
+            return (hops > 0).then_some((file, expr.range, s));
+        }
+        (file, expr) = match &expr.kind {
+            ExprKind::Parenthesis(inner) => (file, (**inner).clone()),
+            ExprKind::Traversal { base, steps } if steps.len() == 1 => {
+                let (ExprKind::Variable(root), TraversalOp::GetAttr(attr)) = (&base.kind, &steps[0].op) else {
+                    return None;
+                };
+                hops += 1;
+                match root.name.as_str() {
+                    "var" => lookup.variable(&attr.name)?,
+                    "local" => lookup.local(&attr.name)?,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+    }
+    None
+}
+
 /// The lookup of one module instance: its evaluation scope says where each variable's value came from.
 pub struct ScopeLookup<'a> {
     pub module: &'a Module,

@@ -331,6 +331,46 @@ resource "aws_s3_bucket" "b" {
         );
     }
 
+    /// A key taken from a variable or a local: the related information points at the value that selects it, where
+    /// it is written, not only at the provider's keys.
+    #[test]
+    fn related_information_points_at_the_value_of_a_variable_or_local_key() {
+        let from_tfvars = format!(
+            "{REGIONS}variable \"primary\" {{\n  type = string\n}}\nresource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.by_region[var.primary]\n}}\n{TFVARS}primary = \"use2\"\n"
+        );
+        let found = unknown_instances(&from_tfvars);
+        let (_, _, related) = &found[0];
+        let want = ("/ws/terraform.tfvars".to_string(), "\"use2\"".to_string(), "`use2` comes from here".to_string());
+        assert!(related.contains(&want), "{related:?}");
+
+        let from_local = format!(
+            "{REGIONS}locals {{\n  dr = local.dr_region\n  dr_region = \"eu-centrl-1\"\n}}\nresource \"aws_s3_bucket\" \"b\" {{\n  provider = aws.by_region[(local.dr)]\n}}\n{TFVARS}"
+        );
+        let found = unknown_instances(&from_local);
+        let (_, _, related) = &found[0];
+        let want =
+            ("/ws/main.tf".to_string(), "\"eu-centrl-1\"".to_string(), "`eu-centrl-1` comes from here".to_string());
+        assert!(related.contains(&want), "{related:?}");
+        // A literal key is its own value: nothing more to point at.
+        let literal = from_local.replace("[(local.dr)]", "[\"eu-centrl-1\"]");
+        let found = unknown_instances(&literal);
+        assert!(!found[0].2.iter().any(|(_, _, m)| m.contains("comes from here")), "{:?}", found[0].2);
+    }
+
+    /// A key that shares only a prefix and a letter with the closest instance is another name: no "did you mean",
+    /// no move to that instance.
+    #[test]
+    fn a_weak_match_is_not_suggested() {
+        let text = "provider \"github\" {\n  alias    = \"by_org\"\n  for_each = toset([\"acme-oss\"])\n  owner    = each.key\n}\nresource \"github_repository\" \"r\" {\n  provider = github.by_org[\"acme-labs\"]\n}\n";
+        let found = unknown_instances(text);
+        let (message, titles, _) = &found[0];
+        assert!(!message.contains("did you mean"), "{message}");
+        assert!(!titles.iter().any(|t| t.starts_with("Move")), "{titles:?}");
+        // One edit away is still a typo.
+        let found = unknown_instances(&text.replace("acme-labs", "acme-os"));
+        assert!(found[0].0.ends_with("did you mean `acme-oss`?"), "{}", found[0].0);
+    }
+
     #[test]
     fn a_callers_aliased_configuration_is_declared_and_passed() {
         let text = "#- /main.tf\nprovider \"aws\" {\n  alias  = \"west\"\n  region = \"us-west-2\"\n}\nmodule \"net\" {\n  source = \"./net\"\n}\n#- /net/main.tf\nresource \"aws_vpc\" \"main\" {\n  provider = aws.west\n}\nresource \"aws_s3_bucket\" \"logs\" {}\n";

@@ -37,6 +37,7 @@ mod state_info;
 mod symbols;
 #[cfg(test)]
 mod test_fixture;
+mod var_files;
 mod workspace_symbols;
 
 use std::panic::AssertUnwindSafe;
@@ -163,6 +164,22 @@ impl Analysis {
     /// rename must follow (`rename.rs`).
     pub fn root_variable(&self, pos: FilePosition) -> Cancellable<Option<RootVariable>> {
         self.with(|db, ws| rename::root_variable(db, ws, pos))
+    }
+
+    /// The keys that set variable `name` in the loaded `.tfvars` file at `path`, for the var files of the project
+    /// file's environments, which the server adds to a root variable's rename (`var_files.rs`); none when no such
+    /// file is loaded, the reason when rename cannot edit them (a JSON file).
+    pub fn var_file_assignments(
+        &self,
+        path: &str,
+        name: &str,
+    ) -> Cancellable<Result<Vec<crate::FileRange>, RenameError>> {
+        self.with(|db, ws| match var_files::loaded_file(db, ws, path) {
+            None => Ok(Vec::new()),
+            Some(f) => var_files::assignments(db, f, name).map_err(|path| {
+                format!("cannot rename variable `{name}`: the JSON var file {path} sets it, which rename does not edit")
+            }),
+        })
     }
 
     /// The signature of the built-in function call around the cursor and the parameter being typed.

@@ -1,7 +1,7 @@
 //! Occurrences of a named item: what is under the cursor (a declaration, a reference, a `.tfvars` assignment, a
 //! module call argument) and every place that names it: its module's files, the `.tfvars` files that set a root
-//! variable, and the callers that pass a variable or read an output (`module.x.out`). Rename and find references
-//! both read this.
+//! variable (`var_files.rs`: beside it, below it, given by the settings), and the callers that pass a variable or
+//! read an output (`module.x.out`). Rename and find references both read this.
 //!
 //! Every span is checked to hold the name as written, so a caller can replace it without reading it again; a
 //! reference whose name is not written plainly is reported in `unplain` rather than silently left out.
@@ -16,6 +16,7 @@ use crate::model::refs::references;
 
 use super::calls::{callers, child_dirs};
 use super::cursor::reference_at;
+use super::var_files::{assignments, root_var_files, var_file_owner};
 use super::{FilePosition, dir_of, source_file, touches};
 
 /// A named item of a module.
@@ -76,6 +77,10 @@ pub(crate) struct Occurrences {
     /// Files with a reference whose name is not written plainly (`var . x`), and the directories searched.
     pub unplain: Vec<String>,
     pub dirs: Vec<ModuleDir>,
+    /// JSON var files that set the variable (rename does not edit JSON).
+    pub json: Vec<String>,
+    /// Var files that set the variable for another root module too, with that root's directory.
+    pub shared_var_files: Vec<(String, String)>,
 }
 
 /// The symbol under the cursor and the range of its name there.
@@ -87,7 +92,9 @@ pub(crate) fn symbol_at(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option
     if is_tfvars(file.file_name(db)) {
         let parsed = parse(db, file);
         let a = parsed.body.attributes().find(|a| touches(a.key.range, pos.offset))?;
-        return Some((Symbol::Variable(dir, a.key.name.to_string()), a.key.range));
+        // `envs/prod.tfvars` sets the variables of the module above it.
+        let owner = var_file_owner(db, ws, dir);
+        return Some((Symbol::Variable(owner, a.key.name.to_string()), a.key.range));
     }
     let m = module(db, dir);
     let on = |f: FileId, r: TextRange| f == pos.file && touches(r, pos.offset);
@@ -175,11 +182,20 @@ pub(crate) fn occurrences(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Occurr
                     }
                 }
             }
-            for f in dir.files(db).iter().filter(|f| is_tfvars(f.file_name(db))) {
-                let parsed = parse(db, *f);
-                for a in parsed.body.attributes().filter(|a| a.key.name == name) {
-                    let location = FileRange::new(f.id(db), a.key.range);
-                    out.sites.push(Occurrence { location, declaration: false });
+            // A root's var files wherever they are (`envs/prod.tfvars`, `--var-file`); any other module's beside it.
+            let var_files = match root_var_files(db, ws, dir, name) {
+                Some(v) => {
+                    out.shared_var_files.extend(v.shared.iter().map(|(f, other)| (f.path(db).clone(), other.clone())));
+                    v.files
+                }
+                None => dir.files(db).iter().filter(|f| f.kind(db).is_tfvars()).copied().collect(),
+            };
+            for f in var_files {
+                match assignments(db, f, name) {
+                    Ok(keys) => {
+                        out.sites.extend(keys.into_iter().map(|location| Occurrence { location, declaration: false }))
+                    }
+                    Err(path) => out.json.push(path),
                 }
             }
             for (caller, call) in callers(db, ws, dir) {

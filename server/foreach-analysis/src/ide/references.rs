@@ -45,7 +45,9 @@ pub(crate) fn references(db: &dyn Db, ws: Workspace, pos: FilePosition, include_
     out
 }
 
-/// The configuration under the cursor: a provider block's label or alias, or a provider reference.
+/// The configuration under the cursor: a provider block's label or alias, or a provider reference, except on a
+/// variable or local inside its instance key (`var.primary` in `aws.by_region[var.primary]` is the variable's;
+/// `[each.key]` still stands for the configuration's instances).
 pub(crate) fn config_at(m: &Module, pos: FilePosition) -> Option<(String, Option<String>)> {
     let on = |file, range| file == pos.file && touches(range, pos.offset);
     for p in &m.providers {
@@ -55,8 +57,15 @@ pub(crate) fn config_at(m: &Module, pos: FilePosition) -> Option<(String, Option
         }
     }
     let (refs, _) = module_references(m);
+    let in_key = |key: &foreach_syntax::ast::Expr| {
+        touches(key.range, pos.offset)
+            && crate::model::refs::references(key, &[])
+                .iter()
+                .any(|r| matches!(r.root(), "var" | "local") && touches(r.range, pos.offset))
+    };
     refs.into_iter()
         .find(|r| r.reference.file == pos.file && touches(r.reference.range, pos.offset))
+        .filter(|r| !r.reference.key.as_ref().is_some_and(in_key))
         .map(|r| (r.reference.name.clone(), r.reference.alias_name().map(str::to_string)))
 }
 

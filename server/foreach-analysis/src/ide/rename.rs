@@ -137,6 +137,18 @@ fn sites(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Result<Vec<crate::FileR
     if let Some(path) = found.unplain.first() {
         return Err(format!("cannot rename {}: a reference to it in {path} is not written plainly", symbol.describe()));
     }
+    if let Some(path) = found.json.first() {
+        return Err(format!(
+            "cannot rename {}: the JSON var file {path} sets it, which rename does not edit",
+            symbol.describe()
+        ));
+    }
+    if let Some((path, other)) = found.shared_var_files.first() {
+        return Err(format!(
+            "cannot rename {}: the var file {path} sets it for the root module {other} too, which declares it as well",
+            symbol.describe()
+        ));
+    }
     Ok(found.sites.into_iter().map(|o| o.location).collect())
 }
 
@@ -330,11 +342,74 @@ mod tests {
         let by_expr =
             text.replace("provider = aws.r[\"us\"]\n", "for_each = local.regions\n  provider = aws.r[each.key]\n");
         assert!(rename(&by_expr, "usa").unwrap_err().contains("each.key"));
-        // A local inside a provider key is the local's rename.
+        // A local inside a provider key is the local's rename, not the alias's.
         let local = "provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset([\"us\"])\n}\nresource \"x\" \"y\" {\n  provider = aws.r[local.$0k]\n}\nlocals {\n  k = \"us\"\n}\n";
-        assert_eq!(rename(local, "kk").unwrap()[0].1.matches("kk").count(), 2);
+        let want = local.replace("local.$0k", "local.kk").replace("  k = ", "  kk = ");
+        assert_eq!(rename(local, "kk").unwrap(), files(&[("/main.tf", &want)]));
         let computed = text.replace("for_each = local.regions", "for_each = { for k in [\"us\"] : k => k }");
         assert!(rename(&computed, "usa").unwrap_err().contains("computed"));
+    }
+
+    /// `var.primary` inside `aws.by_region[var.primary]` is the variable, for rename and for the range
+    /// `prepareRename` answers (not the alias's, on another line).
+    #[test]
+    fn variable_inside_a_provider_key() {
+        let text = "#- /main.tf\nvariable \"primary\" {\n  type = string\n}\nprovider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"use1\"])\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[var.pri$0mary]\n}\n#- /terraform.tfvars\nprimary = \"use1\"\n";
+        let f = Fixture::parse(text);
+        let range = f.host.analysis().prepare_rename(f.position()).unwrap().unwrap();
+        assert_eq!(range.start(), f.position().offset - foreach_syntax::TextSize::from(3));
+        assert_eq!(&f.text("/ws/main.tf")[range], "primary");
+        let main = text.split("#- /terraform.tfvars\n").next().unwrap().trim_start_matches("#- /main.tf\n");
+        assert_eq!(
+            rename(text, "home").unwrap(),
+            files(&[
+                ("/main.tf", &main.replace("\"primary\"", "\"home\"").replace("var.pri$0mary", "var.home")),
+                ("/terraform.tfvars", "home = \"use1\"\n"),
+            ])
+        );
+    }
+
+    /// Every var file of the root that sets the variable: beside it but not auto-loaded (`prod.tfvars`), in a
+    /// directory below it that holds no module (`envs/staging.tfvars`), but not one below a child module; from any
+    /// of them too.
+    #[test]
+    fn variable_in_every_var_file_of_its_root() {
+        let text = "#- /main.tf\nvariable \"re$0gion\" {}\nmodule \"m\" {\n  source = \"./modules/m\"\n}\n#- /prod.tfvars\nregion = \"eu\"\n#- /envs/staging.tfvars\nregion = \"us\"\nsize   = 1\n#- /modules/m/main.tf\nvariable \"region\" {}\n#- /modules/m/envs/test.tfvars\nregion = \"x\"\n";
+        let got = rename(text, "zone").unwrap();
+        let paths: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(paths, ["/main.tf", "/prod.tfvars", "/envs/staging.tfvars"], "{got:?}");
+        assert_eq!(got[2].1, "zone = \"us\"\nsize   = 1\n");
+        let from_env = text.replace("re$0gion", "region").replace("region = \"us\"", "reg$0ion = \"us\"");
+        assert_eq!(rename(&from_env, "zone").unwrap(), got);
+        let json = format!("{text}#- /envs/qa.tfvars.json\n{{\"region\": \"qa\"}}\n");
+        assert!(rename(&json, "zone").unwrap_err().contains("JSON var file /ws/envs/qa.tfvars.json"));
+    }
+
+    /// A var file the settings give (`--var-file`, the editor's `varFiles`) is renamed too, unless it sets the
+    /// variable for another root module that declares it as well.
+    #[test]
+    fn variable_in_a_var_file_of_the_settings() {
+        use crate::host::Change;
+        use crate::settings::{CliVariable, Settings};
+        let text = "#- /live/main.tf\nvariable \"re$0gion\" {}\n#- /vars/common.tfvars\nregion = \"eu\"\n#- /other/main.tf\nlocals {}\n";
+        let with = |text: &str, var: CliVariable| {
+            let mut f = Fixture::parse(text);
+            let settings = Settings { cli_variables: vec![var], ..Settings::default() };
+            f.host.apply_change(Change { settings: Some(settings), ..Change::default() });
+            let edits = f.host.analysis().rename(f.position(), "zone").unwrap()?;
+            let file = f.file_id("/ws/vars/common.tfvars");
+            Ok::<_, String>(apply(
+                f.text("/ws/vars/common.tfvars"),
+                &edits.into_iter().filter(|e| e.location.file == file).collect::<Vec<_>>(),
+            ))
+        };
+        let file = || CliVariable::File("/ws/vars/common.tfvars".to_string());
+        assert_eq!(with(text, file()).unwrap(), "zone = \"eu\"\n");
+        let for_root = CliVariable::ForRoot { root: "/ws/live".to_string(), warn: true, var: Box::new(file()) };
+        let shared = text.replace("locals {}", "variable \"region\" {}");
+        assert_eq!(with(&shared, for_root).unwrap(), "zone = \"eu\"\n", "given to this root only");
+        let e = with(&shared, file()).unwrap_err();
+        assert!(e.contains("/ws/vars/common.tfvars") && e.contains("/ws/other"), "{e}");
     }
 
     #[test]

@@ -132,17 +132,35 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
         "variable" | "provider" | "resource" | "data" | "ephemeral" | "module" | "output" => {
             // Label count was wrong: already reported by `expect_labels`.
         }
-        other => out.diagnostics.push(Diagnostic::new(
-            Code::UnknownBlockType,
-            FileRange::new(file, block.ident.range),
-            match terraform_only(other) {
-                Some(since) => {
-                    format!("`{other}` blocks are Terraform {since}; OpenTofu has none and refuses to load this module")
-                }
-                None => format!("`{other}` is not a block type OpenTofu knows at the top level of a module"),
-            },
-        )),
+        // Terraform's `action` blocks: reported as unknown, and kept (without their body) so that references to them
+        // (`action.aws_lambda_invoke.run`) are not reported as undeclared resources on top of that.
+        "action" => {
+            out.diagnostics.push(unknown_block(file, block));
+            out.others.push(Arc::new(OtherBlock {
+                kind: "action".to_string(),
+                site: site(file, block, 0),
+                provider: None,
+                target: None,
+                body_refs: BodyRefs { file, refs: ThinVec::new() },
+            }));
+        }
+        _ => out.diagnostics.push(unknown_block(file, block)),
     }
+}
+
+/// A top-level block type OpenTofu does not know: a Terraform-only one says so rather than suggest a typo.
+fn unknown_block(file: FileId, block: &Block) -> Diagnostic {
+    let other = block.ident.name.as_str();
+    Diagnostic::new(
+        Code::UnknownBlockType,
+        FileRange::new(file, block.ident.range),
+        match terraform_only(other) {
+            Some(since) => {
+                format!("`{other}` blocks are Terraform {since}; OpenTofu has none and refuses to load this module")
+            }
+            None => format!("`{other}` is not a block type OpenTofu knows at the top level of a module"),
+        },
+    )
 }
 
 /// A `check` block. Its nested `data` block (OpenTofu allows one) is a data source of the module like any other:

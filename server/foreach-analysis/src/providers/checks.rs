@@ -11,6 +11,7 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::model::module::Module;
 use crate::model::refs::{Reference, references};
 use crate::providers::config::{ConfigTarget, RefOwner, known_addresses, module_references, resolve_config};
+use crate::providers::missing_key;
 use crate::suggest::closest;
 
 pub fn module_provider_checks(module: &Module) -> Vec<Diagnostic> {
@@ -171,22 +172,15 @@ fn reference_targets(module: &Module, out: &mut Vec<Diagnostic>) {
                 let p = &module.providers[i];
                 match (&p.for_each, key_loc) {
                     (Some(fe), None) if !matches!(site.owner, RefOwner::Import(_)) => {
-                        let what = match &site.owner {
-                            RefOwner::ModuleCall(..) => {
-                                "passing every instance into a module is not possible: pass one instance, as in `aws = aws.by_region[each.key]`"
-                            }
-                            _ => "add the instance to use, as in `[\"us\"]` or `[each.key]`",
+                        let passed_as = match &site.owner {
+                            RefOwner::ModuleCall(_, child) => Some(child.as_str()),
+                            _ => None,
                         };
+                        // The instance keys need evaluation: `missing_key::name_the_keys` adds them later.
+                        let msg = missing_key::message(&r.config_address(), passed_as, None);
                         out.push(
-                            Diagnostic::new(
-                                Code::MissingProviderInstanceKey,
-                                r.location(),
-                                format!(
-                                    "`{}` has `for_each`, so a reference must select one instance; {what}",
-                                    r.config_address()
-                                ),
-                            )
-                            .with_related(fe.key_location(), "the configuration's `for_each`"),
+                            Diagnostic::new(Code::MissingProviderInstanceKey, r.location(), msg)
+                                .with_related(fe.key_location(), "the configuration's `for_each`"),
                         );
                     }
                     (None, Some(loc)) if !matches!(site.owner, RefOwner::Import(_)) => {

@@ -4,6 +4,7 @@
 //! - [`config`] resolves a reference to a configuration of its module and lists every reference site;
 //! - [`checks`] checks one module's declarations (no evaluation);
 //! - [`expand`] evaluates, per module instance, each `for_each` into instance keys and each selected key;
+//! - [`missing_key`] names the real instance keys in `missing-provider-instance-key` findings;
 //! - [`local_names`] knows which provider each local name stands for (and reports names nothing declares);
 //! - [`passing`] checks that a call's `providers` map passes configurations of the providers the child expects;
 //! - this file checks what needs the module tree: configured providers in modules called with repetition, and
@@ -13,6 +14,7 @@ pub mod checks;
 pub mod config;
 pub mod expand;
 pub mod local_names;
+pub mod missing_key;
 pub mod not_inherited;
 pub mod passing;
 pub mod reference;

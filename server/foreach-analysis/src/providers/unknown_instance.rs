@@ -6,8 +6,9 @@
 //! is offered, first when that collection is in a `.tfvars` file (the values of one environment, which most likely
 //! lack it); "use the closest instance" is labelled for what it does, moving the block to another provider
 //! configuration. Related information points at the provider's `for_each`, at the collection its keys are written
-//! in when that is elsewhere (a local, a default, a `.tfvars` line), and at the element of the block's own
-//! collection that supplied a wrong `each.key`.
+//! in when that is elsewhere (a local, a default, a `.tfvars` line), at the element of the block's own
+//! collection that supplied a wrong `each.key`, and at the value a key expression such as `[var.primary]` or
+//! `[local.dr_region]` takes (the `.tfvars` line, the default or the local that writes it).
 
 use foreach_syntax::TextRange;
 use foreach_syntax::ast::Expr;
@@ -15,7 +16,7 @@ use foreach_syntax::ast::Expr;
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic, Fix};
 use crate::fixes::add_key::{add_keys, quote};
-use crate::fixes::key_source::{LiteralCollection, ScopeLookup, literal_collection};
+use crate::fixes::key_source::{LiteralCollection, ScopeLookup, literal_collection, literal_string_origin};
 use crate::fixes::use_instance::use_instance;
 use crate::model::items::Arg;
 use crate::model::refs::references;
@@ -104,6 +105,13 @@ pub fn unknown_instance(
         && let Some(at) = first_line(lookup, c.file, c.range)
     {
         d = d.with_related(at, format!("the keys of `{name}` are written here"));
+    }
+    // A key from a variable or a local: where that value is written (`primary = "use2"` in a `.tfvars` file).
+    if let Some((file, range, value)) = literal_string_origin(site.file, site.key_expr, lookup)
+        && strings.contains(&value.as_str())
+        && let Some(at) = first_line(lookup, file, range)
+    {
+        d = d.with_related(at, format!("`{value}` comes from here"));
     }
     if is_each_key(site.key_expr)
         && let Some(fe) = site.user_for_each

@@ -2,7 +2,8 @@
 //! name…) is answered as a request error carrying the analysis's reason, which editors show to the user.
 //!
 //! A root module's variable is also renamed in the project file's `-var` names (`foreach-ls.toml`, read by the
-//! server, not the analysis: `foreach_load::project_rename`), in its open buffer's text when it is open.
+//! server, not the analysis: `foreach_load::project_rename`), in its open buffer's text when it is open, and in the
+//! var files of the project file's environments that apply to its root (the analysis finds the keys in them).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -48,6 +49,7 @@ pub async fn run(state: &Arc<State>, p: RenameParams) -> Result<Option<Workspace
                 Err(reason) => return Ok(Some(Err(reason))),
             };
             let files = Files { analysis: a, encoding: snap.encoding };
+            let edits_of_analysis: Vec<foreach_analysis::FileRange> = edits.iter().map(|e| e.location).collect();
             let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
             for e in &edits {
                 let Some(loc) = files.location(e.location.file, e.location.range)? else { continue };
@@ -65,6 +67,24 @@ pub async fn run(state: &Arc<State>, p: RenameParams) -> Result<Option<Workspace
                     let r = foreach_syntax::TextRange::new((r.start as u32).into(), (r.end as u32).into());
                     let range = convert::range(&index, r, snap.encoding);
                     changes.entry(uri.clone()).or_default().push(TextEdit { range, new_text });
+                }
+                // The environments' var files: the analysis finds the keys; a file the rename already edits (one
+                // below the root) is edited once.
+                for file in foreach_load::project_rename::var_files(project, &var) {
+                    let keys = match a.var_file_assignments(&file.path, &var.name)? {
+                        Ok(keys) => keys,
+                        Err(reason) => return Ok(Some(Err(reason))),
+                    };
+                    if let (false, Some(reason)) = (keys.is_empty(), file.refusal(&var)) {
+                        return Ok(Some(Err(reason)));
+                    }
+                    for key in keys.into_iter().filter(|k| !edits_of_analysis.contains(k)) {
+                        let Some(loc) = files.location(key.file, key.range)? else { continue };
+                        changes
+                            .entry(loc.uri)
+                            .or_default()
+                            .push(TextEdit { range: loc.range, new_text: new_name.clone() });
+                    }
                 }
             }
             Ok(Some(Ok(WorkspaceEdit { changes: Some(changes), ..Default::default() })))
