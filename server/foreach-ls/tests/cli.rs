@@ -660,6 +660,28 @@ fn fix_of_the_rfcs_removal_trap_keeps_every_instance() {
     assert_eq!(keys, ["eu-west-1"]);
 }
 
+/// The same trap when the variable has no value here (it is given at plan time, `-var-file=prod.tfvars`): its declared
+/// type `map(object({…}))` says the elements are objects, so `check --fix` applies the same fix.
+#[test]
+fn fix_of_the_removal_trap_needs_only_the_declared_type() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture("rfc-removal-trap"), dir.path());
+    std::fs::remove_file(dir.path().join("terraform.tfvars")).unwrap();
+    let (_, v) = json_in(dir.path(), &["check"]);
+    let trap = v["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "too-similar-for-each").unwrap();
+    // The way out destroys one instance, never the whole resource.
+    let escape = trap["related"][0]["message"].as_str().unwrap();
+    assert!(escape.contains(r#"`tofu apply -destroy -target='aws_vpc.example["<key>"]'`"#), "{escape}");
+
+    let o = run_in(dir.path(), &["check", "--fix", "--no-color"]);
+    assert_eq!(stderr(&o), "fixed 1 problem in main.tf\n", "{}", stdout(&o));
+    let after = std::fs::read_to_string(dir.path().join("main.tf")).unwrap();
+    assert!(after.contains("for_each = { for k, v in var.aws_regions : k => v if v.enabled }"), "{after}");
+    assert!(after.contains("    vpc_cidr_block = string\n    enabled = optional(bool, true)\n"), "{after}");
+    let (_, v) = json_in(dir.path(), &["check"]);
+    assert!(!codes(&v).contains(&"too-similar-for-each".to_string()), "{v:#}");
+}
+
 #[test]
 fn quick_fixes_are_printed_in_human_and_json_output() {
     let o = run(&["check", "testdata/examples/multi-region", "--no-color"]);
