@@ -544,11 +544,14 @@ fn inspect_marks_module_calls_without_instances() {
 fn file_functions_read_up_to_the_repository_that_holds_the_checked_path() {
     let repo_copy = tempfile::tempdir().unwrap();
     copy_tree(&fixture("read-boundary"), repo_copy.path());
-    // Outside a repository the checked path is the boundary: `../../shared` is refused.
+    // Outside a repository the checked path is the boundary: `../../shared` is not read. OpenTofu reads it, so that
+    // is no error: the value is unknown, with a note saying why, and the keys are not checked.
     let (code, v) = json_in(repo_copy.path(), &["check", "live/prod"]);
-    assert_eq!(code, 1);
-    assert_eq!(codes(&v), ["evaluation-error"], "{v:#}");
-    assert!(v["diagnostics"][0]["message"].as_str().unwrap().contains("outside the repository"), "{v:#}");
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(codes(&v), ["provider-for-each-unresolved", "file-outside-repository"], "{v:#}");
+    let note = &v["diagnostics"][1];
+    assert_eq!(note["severity"], "info", "{v:#}");
+    assert!(note["message"].as_str().unwrap().contains("was not read: it is outside the repository"), "{v:#}");
     // Inside one (a `.git` directory, or the `.git` file of a worktree), the whole repository may be read: the
     // keys come from the shared file, so the wrong one is found.
     for git in ["dir", "file"] {
