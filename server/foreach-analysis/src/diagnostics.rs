@@ -140,6 +140,7 @@ codes! {
     SyntaxError = "syntax-error", Error, "the file is not valid HCL or JSON syntax";
     UnreadableFile = "unreadable-file", Error, "a file could not be read or is not UTF-8 text";
     EncryptedFile = "encrypted-file", Info, "a file is encrypted with git-crypt in this checkout, so its values are unknown";
+    FileOutsideRepository = "file-outside-repository", Info, "a file function reads a path outside the repository being checked, which foreach-ls does not read, so its value is unknown";
     DuplicateBlock = "duplicate-block", Error, "a variable, local, output, module call or resource is declared twice";
     ModuleNotFound = "module-not-found", Error, "a local module source points to a directory with no configuration";
     ModuleCycle = "module-cycle", Error, "module calls form a cycle through their local sources";

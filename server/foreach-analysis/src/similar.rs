@@ -392,14 +392,8 @@ pub fn too_similar_diagnostic(site: &SimilarSite<'_>) -> Diagnostic {
         site.provider
     );
     let location = FileRange::new(site.file, first_line(site.text, site.for_each.range));
-    let mut d = Diagnostic::new(Code::TooSimilarForEach, location, message).with_related(
-        site.provider_for_each,
-        format!(
-            "the `for_each` of provider `{}`; to get out of the trap, `tofu apply -destroy -target={}` before \
-             removing the element",
-            site.provider, site.address
-        ),
-    );
+    let mut d = Diagnostic::new(Code::TooSimilarForEach, location, message)
+        .with_related(site.provider_for_each, escape_advice(site.provider, site.address));
     // In JSON syntax the value is a JSON string holding a template: an HCL edit would break the file, and
     // escaping it into the string is not worth the risk for a warning OpenTofu itself never gives there.
     let fix = if site.file_kind.is_json() {
@@ -411,6 +405,18 @@ pub fn too_similar_diagnostic(site: &SimilarSite<'_>) -> Diagnostic {
         d = d.with_fix(fix);
     }
     d
+}
+
+/// The way out of the trap, for the related location: destroy the one instance of the element being removed, before
+/// removing it. The target names that instance (`module.site["<key>"]`): without the key, `-target` selects every
+/// instance of the resource or module call, and the command would destroy them all. Which element someone will
+/// remove is not known here, so the key is a placeholder.
+fn escape_advice(provider: &str, address: &str) -> String {
+    format!(
+        "the `for_each` of provider `{provider}`; to get out of the trap, destroy the instance of the element you \
+         remove before removing it: `tofu apply -destroy -target='{address}[\"<key>\"]'` with that element's key \
+         for `<key>` (never `-target='{address}'` alone, which would destroy every instance)"
+    )
 }
 
 /// Diagnostics sit on one line: a multi-line `for_each` value is marked on its first line only.

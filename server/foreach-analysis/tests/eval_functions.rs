@@ -4,10 +4,10 @@
 mod eval_support;
 
 use eval_support::*;
-use foreach_analysis::FileRange;
 use foreach_analysis::eval::budget::Budget;
 use foreach_analysis::eval::render::compact;
 use foreach_analysis::eval::{EvalContext, FileReader, ModuleScope, UnknownCause};
+use foreach_analysis::{Code, FileRange, Severity};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -445,6 +445,21 @@ fn file_scope() -> ModuleScope {
     ModuleScope::new(inputs)
 }
 
+/// A path outside the workspace is not read (`/etc/passwd` exists in the reader): the value is unknown for that
+/// reason, with one `file-outside-repository` info and no error, since OpenTofu would read it.
+fn assert_not_read(s: &ModuleScope, expr: &str) {
+    let e = foreach_syntax::parse_expr(expr).unwrap();
+    let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
+    let d = s.take_diagnostics();
+    assert_eq!(d.len(), 1, "{expr}: {d:?}");
+    assert_eq!((d[0].code, d[0].severity), (Code::FileOutsideRepository, Severity::Info), "{expr}");
+    assert!(d[0].message.contains("was not read: it is outside the repository being checked"), "{d:?}");
+    let r = v.first_unknown().unwrap_or_else(|| panic!("{expr} is unknown"));
+    assert!(matches!(r.cause, UnknownCause::FileOutsideRepository { .. }), "{expr}: {r:?}");
+    assert!(r.cause.is_missing_input(), "{expr}");
+    assert!(!compact(&v).contains("root"), "{expr}: the file leaked");
+}
+
 fn file_eval(s: &ModuleScope, expr: &str) -> (String, Vec<String>) {
     let e = foreach_syntax::parse_expr(expr).unwrap();
     let v = s.eval(EXPR_FILE, &e, &EvalContext::default());
@@ -482,18 +497,18 @@ fn file_functions_read_inside_the_workspace_only() {
         let (_, d) = file_eval(&s, &format!("fileset(\".\", \"{bad}\")"));
         assert!(d[0].contains("syntax error in the pattern"), "{bad}: {d:?}");
     }
-    let (_, d) = file_eval(&s, "fileset(\"conf\", \"../../../etc/*\")");
-    assert!(d[0].contains("outside the repository"), "{d:?}");
-    let (_, d) = file_eval(&s, "fileset(\"/etc\", \"*\")");
-    assert!(d[0].contains("outside the repository"), "{d:?}");
+    for outside in ["fileset(\"conf\", \"../../../etc/*\")", "fileset(\"/etc\", \"*\")"] {
+        assert_not_read(&s, outside);
+    }
     assert_eq!(file_eval(&s, "filebase64(\"bin.dat\")").0, "\"/wA=\"");
     assert_eq!(file_eval(&s, "filemd5(\"hello.txt\")").0, "\"b1946ac92492d2347c6235b4d2611184\"");
     let (_, d) = file_eval(&s, "file(\"bin.dat\")");
     assert!(d[0].contains("not valid UTF-8"), "{d:?}");
-    let (_, d) = file_eval(&s, "file(\"../../etc/passwd\")");
-    assert!(d[0].contains("outside the repository"), "{d:?}");
-    let (_, d) = file_eval(&s, "file(\"/etc/passwd\")");
-    assert!(d[0].contains("outside the repository"), "{d:?}");
+    for outside in ["file(\"../../etc/passwd\")", "file(\"/etc/passwd\")", "fileexists(\"/etc/passwd\")"] {
+        assert_not_read(&s, outside);
+    }
+    // `try` does not fall back past it (OpenTofu reads the file), and the note stays.
+    assert_not_read(&s, "try(file(\"/etc/passwd\"), \"\")");
     // A file that does not exist may be generated before OpenTofu runs: unknown, with that reason, and no error.
     for call in ["file(\"missing.txt\")", "templatefile(\"keys/x.tpl\", {})", "filebase64(\"nope/a.bin\")"] {
         let e = foreach_syntax::parse_expr(call).unwrap();

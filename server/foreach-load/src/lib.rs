@@ -566,6 +566,10 @@ impl foreach_analysis::eval::scope::FileReader for DiskReader {
         self.confined(path).is_ok_and(|p| p.is_file())
     }
 
+    fn links_outside(&self, path: &str) -> bool {
+        Path::new(path).canonicalize().is_ok_and(|real| !self.roots.iter().any(|r| real.starts_with(r)))
+    }
+
     fn missing(&self, path: &str) -> bool {
         let path = Path::new(path);
         if !matches!(std::fs::symlink_metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound) {

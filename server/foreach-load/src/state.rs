@@ -8,7 +8,11 @@
 //!
 //! The format is OpenTofu's `internal/states/statefile/version4.go`: a resource's `provider` is used by its
 //! instances unless an instance (or deposed object) carries its own, which OpenTofu 1.9+ writes for keyed provider
-//! instances (`provider["registry.opentofu.org/hashicorp/aws"].by_region["eu"]`).
+//! instances (`provider["registry.opentofu.org/hashicorp/aws"].by_region["eu"]`). Where both are written, the
+//! instance's wins, as in OpenTofu (whose "Provider field conflict in state" is a warning it never shows). What
+//! OpenTofu refuses is refused here too, with its reason: no provider on the resource nor on an instance ("Provider
+//! field missing"), and instances of one resource that name different provider configurations, not only different
+//! keys of one ("Provider instance field conflict in state").
 
 use std::borrow::Cow;
 use std::fmt;
@@ -215,14 +219,36 @@ fn add_resource(builder: &mut StateBuilder, r: &Resource<'_>) -> Result<(), Stri
         return Ok(());
     }
     let index = builder.resource(module, &r.ty, &r.name)?;
+    let address = || {
+        let prefix = if module.is_empty() { String::new() } else { format!("{module}.") };
+        format!("{prefix}{}.{}", r.ty, r.name)
+    };
+    // The provider instance of the first instance that names its own: every other one must be of its configuration.
+    let mut first_own: Option<u32> = None;
     for i in instances {
         let provider: &str = if i.provider.is_empty() { &r.provider } else { &i.provider };
         if provider.is_empty() {
-            let prefix = if module.is_empty() { String::new() } else { format!("{module}.") };
-            return Err(format!("resource `{prefix}{}.{}` has no provider address", r.ty, r.name));
+            return Err(format!("resource `{}` has no provider address", address()));
         }
         let deposed = Some(&*i.deposed).filter(|d| !d.is_empty());
-        builder.object(index, i.index_key.0.clone(), deposed, provider)?;
+        let bound = builder.object(index, i.index_key.0.clone(), deposed, provider)?;
+        if i.provider.is_empty() {
+            continue;
+        }
+        match first_own {
+            None => first_own = Some(bound),
+            Some(first) if !builder.provider(first).same_config(builder.provider(bound)) => {
+                return Err(format!(
+                    "resource `{}` has instances created through different provider configurations, `{}` and `{}`; \
+                     the instances of one resource may differ only in the provider instance key, and OpenTofu \
+                     refuses this state too (\"Provider instance field conflict in state\")",
+                    address(),
+                    builder.provider(first).config_address(),
+                    builder.provider(bound).config_address(),
+                ));
+            }
+            Some(_) => {}
+        }
     }
     Ok(())
 }
@@ -333,6 +359,44 @@ mod tests {
         assert!(err(&bad_provider).contains("invalid provider address"), "{}", err(&bad_provider));
         assert!(err(&format!("{full} trailing")).contains("not valid JSON"));
         assert!(read_state(b"  \n").unwrap().objects.is_empty());
+    }
+
+    /// OpenTofu's reading of `provider` on a resource and on its instances (`version4.go`): the instance's wins over
+    /// the resource's (OpenTofu's "Provider field conflict in state" is only a warning, which it never shows), and
+    /// instances may differ in the key but not in the configuration ("Provider instance field conflict in state").
+    #[test]
+    fn provider_on_the_resource_and_on_instances_is_read_as_opentofu_reads_it() {
+        let both = state(&format!(
+            r#"{{"mode": "managed", "type": "a_b", "name": "c", "provider": "{PROVIDER}.old",
+                "instances": [{{"index_key": "eu", "provider": "{PROVIDER}.by_region[\"eu\"]"}}, {{"index_key": "us"}}]}}"#
+        ));
+        let b = read_state(both.as_bytes()).unwrap();
+        let bound: Vec<(Option<&str>, Option<&StateKey>)> = b
+            .objects
+            .iter()
+            .map(|o| (b.providers[o.provider as usize].alias.as_deref(), b.providers[o.provider as usize].key.as_ref()))
+            .collect();
+        let eu = StateKey::Str("eu".into());
+        assert_eq!(bound, [(Some("by_region"), Some(&eu)), (Some("old"), None)]);
+
+        let keys = state(&format!(
+            r#"{{"mode": "managed", "type": "a_b", "name": "c", "instances": [
+                {{"index_key": "eu", "provider": "{PROVIDER}.by_region[\"eu\"]"}},
+                {{"index_key": "us", "provider": "{PROVIDER}.by_region[\"us\"]"}},
+                {{"index_key": "x", "deposed": "00000001", "provider": "provider[\"registry.opentofu.org/HashiCorp/AWS\"].by_region[\"x\"]"}}]}}"#
+        ));
+        assert_eq!(read_state(keys.as_bytes()).unwrap().objects.len(), 3, "one configuration, several keys");
+
+        let conflict = state(&format!(
+            r#"{{"module": "module.m", "mode": "managed", "type": "a_b", "name": "c", "instances": [
+                {{"index_key": "eu", "provider": "{PROVIDER}.by_region[\"eu\"]"}},
+                {{"index_key": "us", "provider": "{PROVIDER}.use1"}}]}}"#
+        ));
+        let err = read_state(conflict.as_bytes()).unwrap_err();
+        assert_eq!(
+            err,
+            r#"resource `module.m.a_b.c` has instances created through different provider configurations, `provider["registry.opentofu.org/hashicorp/aws"].by_region` and `provider["registry.opentofu.org/hashicorp/aws"].use1`; the instances of one resource may differ only in the provider instance key, and OpenTofu refuses this state too ("Provider instance field conflict in state")"#
+        );
     }
 
     #[test]

@@ -564,11 +564,14 @@ fn inspect_marks_module_calls_without_instances() {
 fn file_functions_read_up_to_the_repository_that_holds_the_checked_path() {
     let repo_copy = tempfile::tempdir().unwrap();
     copy_tree(&fixture("read-boundary"), repo_copy.path());
-    // Outside a repository the checked path is the boundary: `../../shared` is refused.
+    // Outside a repository the checked path is the boundary: `../../shared` is not read. OpenTofu reads it, so that
+    // is no error: the value is unknown, with a note saying why, and the keys are not checked.
     let (code, v) = json_in(repo_copy.path(), &["check", "live/prod"]);
-    assert_eq!(code, 1);
-    assert_eq!(codes(&v), ["evaluation-error"], "{v:#}");
-    assert!(v["diagnostics"][0]["message"].as_str().unwrap().contains("outside the repository"), "{v:#}");
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(codes(&v), ["provider-for-each-unresolved", "file-outside-repository"], "{v:#}");
+    let note = &v["diagnostics"][1];
+    assert_eq!(note["severity"], "info", "{v:#}");
+    assert!(note["message"].as_str().unwrap().contains("was not read: it is outside the repository"), "{v:#}");
     // Inside one (a `.git` directory, or the `.git` file of a worktree), the whole repository may be read: the
     // keys come from the shared file, so the wrong one is found.
     for git in ["dir", "file"] {
@@ -678,6 +681,28 @@ fn fix_of_the_rfcs_removal_trap_keeps_every_instance() {
     let keys: Vec<&str> =
         disabled["blocks"][0][3].as_array().unwrap().iter().map(|i| i["provider_key"].as_str().unwrap()).collect();
     assert_eq!(keys, ["eu-west-1"]);
+}
+
+/// The same trap when the variable has no value here (it is given at plan time, `-var-file=prod.tfvars`): its declared
+/// type `map(object({…}))` says the elements are objects, so `check --fix` applies the same fix.
+#[test]
+fn fix_of_the_removal_trap_needs_only_the_declared_type() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&fixture("rfc-removal-trap"), dir.path());
+    std::fs::remove_file(dir.path().join("terraform.tfvars")).unwrap();
+    let (_, v) = json_in(dir.path(), &["check"]);
+    let trap = v["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "too-similar-for-each").unwrap();
+    // The way out destroys one instance, never the whole resource.
+    let escape = trap["related"][0]["message"].as_str().unwrap();
+    assert!(escape.contains(r#"`tofu apply -destroy -target='aws_vpc.example["<key>"]'`"#), "{escape}");
+
+    let o = run_in(dir.path(), &["check", "--fix", "--no-color"]);
+    assert_eq!(stderr(&o), "fixed 1 problem in main.tf\n", "{}", stdout(&o));
+    let after = std::fs::read_to_string(dir.path().join("main.tf")).unwrap();
+    assert!(after.contains("for_each = { for k, v in var.aws_regions : k => v if v.enabled }"), "{after}");
+    assert!(after.contains("    vpc_cidr_block = string\n    enabled = optional(bool, true)\n"), "{after}");
+    let (_, v) = json_in(dir.path(), &["check"]);
+    assert!(!codes(&v).contains(&"too-similar-for-each".to_string()), "{v:#}");
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod tools;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use tools::venv::{Unavailable, install_once};
 use tools::{path_with_binary, python_venv, repo, report, skip};
 
 const TEST: &str = "pre_commit";
@@ -191,4 +192,52 @@ fn pre_commit_checks_the_environments_of_the_project_file() {
     let r = report(&blocked);
     assert!(!blocked.status.success(), "a key staging lacks must block the commit:\n{r}");
     assert!(r.contains("error[unknown-provider-instance] (staging)"), "{r}");
+}
+
+/// This file's two tests need the same environment at the same time. `python3 -m venv` into a directory that another
+/// test was creating failed ("File exists"), and the test skipped, hiding the failure. Now two builds at once make
+/// it once between them, the second waiting for the first; a directory left half-made (no completion marker) is
+/// removed and built again; and a build that fails for want of the tool is a skip, the directory gone.
+#[test]
+fn concurrent_installs_build_one_tool_directory_once() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let base = tempfile::tempdir().unwrap();
+    let dir = base.path().join("tool");
+    let builds = AtomicUsize::new(0);
+    let install = || {
+        let ready = || dir.join("bin/tool").is_file();
+        let build = || {
+            builds.fetch_add(1, Ordering::SeqCst);
+            // As `python3 -m venv` fails on a directory another build is making.
+            std::fs::create_dir(&dir).unwrap_or_else(|e| panic!("two builds at once: {e}"));
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            std::fs::create_dir(dir.join("bin")).unwrap();
+            std::fs::write(dir.join("bin/tool"), "").unwrap();
+            Ok(())
+        };
+        install_once(&dir, &ready, &build)
+    };
+    std::thread::scope(|s| {
+        let (a, b) = (s.spawn(install), s.spawn(install));
+        a.join().expect("no panic").expect("built");
+        b.join().expect("no panic").expect("built");
+    });
+    assert_eq!(builds.load(Ordering::SeqCst), 1);
+    install().unwrap();
+    assert_eq!(builds.load(Ordering::SeqCst), 1, "a complete directory is reused");
+
+    // Interrupted after the tool was there but before the marker: built again, from an empty directory.
+    std::fs::remove_file(dir.join(".foreach-ls-complete")).unwrap();
+    std::fs::write(dir.join("leftover"), "").unwrap();
+    install().unwrap();
+    assert_eq!(builds.load(Ordering::SeqCst), 2);
+    assert!(!dir.join("leftover").exists());
+
+    let other = base.path().join("other");
+    let offline = install_once(&other, &|| false, &|| {
+        std::fs::create_dir(&other).unwrap();
+        Err(Unavailable("the package index is unreachable".into()))
+    });
+    assert!(matches!(offline, Err(Unavailable(why)) if why.contains("unreachable")));
+    assert!(!other.exists(), "a failed build leaves nothing half-made");
 }

@@ -30,6 +30,20 @@ const STATE: &str = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": 
   {"mode": "managed", "type": "aws_s3_bucket", "name": "b", "instances": [
     {"attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"].by_region[\"eu\"]"}]}]}"#;
 
+/// The bucket's two instances name two provider configurations (`by_region` and `use1`), not two keys of one: OpenTofu
+/// refuses to read such a state ("Provider instance field conflict in state").
+const CONFLICT: &str = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+  {"mode": "managed", "type": "aws_s3_bucket", "name": "b", "instances": [
+    {"index_key": "eu", "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"].by_region[\"eu\"]"},
+    {"index_key": "us", "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"].use1"}]}]}"#;
+
+/// `provider` on the resource and on its instance: OpenTofu reads it (the instance's wins, and its "Provider field
+/// conflict" warning is never shown), so the bucket is bound to `aws.by_region["eu"]`, which is gone.
+const BOTH: &str = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+  {"mode": "managed", "type": "aws_s3_bucket", "name": "b",
+   "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]", "instances": [
+    {"attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"].by_region[\"eu\"]"}]}]}"#;
+
 fn workspace(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
@@ -51,6 +65,14 @@ fn a_state_given_explicitly_that_cannot_be_read_exits_two_saying_why() {
             "pass the decrypted output of `tofu state pull`",
         ),
         (r#"{"serial": 1}"#, "it has no `version` attribute"),
+        (
+            CONFLICT,
+            "resource `aws_s3_bucket.b` has instances created through different provider configurations, \
+             `provider[\"registry.opentofu.org/hashicorp/aws\"].by_region` and \
+             `provider[\"registry.opentofu.org/hashicorp/aws\"].use1`; the instances of one resource may differ only \
+             in the provider instance key, and OpenTofu refuses this state too (\"Provider instance field conflict in \
+             state\")",
+        ),
     ];
     for (text, why) in cases {
         let w = workspace(&[("main.tf", CONFIG), ("s.tfstate", text)]);
@@ -126,6 +148,26 @@ fn a_local_state_that_cannot_be_read_is_a_warning_and_the_check_goes_on() {
     assert!(stdout(&o).contains("warning[unreadable-state]"), "{}", stdout(&o));
     let o = run_in(w.path(), &["check", "--deny-warnings"]);
     assert_eq!(o.status.code(), Some(1));
+}
+
+/// The documented rows of `docs/state.md` for a state whose instances name two provider configurations: a local one
+/// is `unreadable-state` with the same reason; and a state with `provider` on both a resource and its instance is
+/// read as OpenTofu reads it.
+#[test]
+fn a_provider_conflict_is_refused_as_opentofu_refuses_it_and_both_fields_are_read_as_it_reads_them() {
+    let w = workspace(&[("main.tf", CONFIG), ("terraform.tfstate", CONFLICT)]);
+    let o = run_in(w.path(), &["check", "--no-color"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("warning[unreadable-state]"), "{out}");
+    assert!(out.contains("(\"Provider instance field conflict in state\")"), "{out}");
+
+    let w = workspace(&[("main.tf", CONFIG), ("s.tfstate", BOTH)]);
+    let o = run_in(w.path(), &["check", "--state", "s.tfstate", "--no-color"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("error[provider-instance-removed-with-resources]"), "{out}");
+    assert!(out.contains("`aws.by_region[\"eu\"]`"), "{out}");
 }
 
 #[test]

@@ -1,9 +1,13 @@
 //! End-to-end: builds the real `foreach-ls` binary and runs `editors/tests/lsp` with pytest-lsp, a client we did
-//! not write, in a virtual environment under `target/`. When Python or the package cannot be installed, the test
-//! prints why and passes without running (the in-process tests still cover the protocol).
+//! not write, in a virtual environment under `target/`. When this machine cannot have Python or the package (no
+//! `python3`, the package index unreachable), the test prints why and passes without running (the in-process tests
+//! still cover the protocol); a failure of ours while installing fails it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "../../foreach-ls/tests/tools/venv.rs"]
+mod venv;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
@@ -14,28 +18,15 @@ fn skip(reason: &str) {
     eprintln!("SKIPPED e2e_pytest: {reason}");
 }
 
-/// The venv's python with pytest-lsp installed, or why not.
+/// The venv's python with pytest-lsp installed (built once, shared safely: `venv.rs`), or why this machine cannot
+/// have it.
 fn venv(target: &Path) -> Result<PathBuf, String> {
-    let dir = target.join("lsp-e2e-venv");
-    let python = dir.join("bin").join("python");
-    let ok = |p: &Path| {
-        Command::new(p).args(["-c", "import pytest_lsp"]).output().map(|o| o.status.success()).unwrap_or(false)
+    let ready = |bin: &Path| {
+        Command::new(bin.join("python")).args(["-c", "import pytest_lsp"]).output().is_ok_and(|o| o.status.success())
     };
-    if python.exists() && ok(&python) {
-        return Ok(python);
-    }
-    let out = Command::new("python3").args(["-m", "venv"]).arg(&dir).output().map_err(|e| format!("python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("python3 -m venv failed: {}", String::from_utf8_lossy(&out.stderr)));
-    }
-    let out = Command::new(dir.join("bin").join("pip"))
-        .args(["install", "-q", "pytest-lsp"])
-        .output()
-        .map_err(|e| format!("pip: {e}"))?;
-    if !out.status.success() || !ok(&python) {
-        return Err(format!("pip install pytest-lsp failed: {}", String::from_utf8_lossy(&out.stderr)));
-    }
-    Ok(python)
+    let bin = venv::python_venv(&target.join("lsp-e2e-venv"), &["pytest-lsp"], &ready)
+        .map_err(|venv::Unavailable(why)| why)?;
+    Ok(bin.join("python"))
 }
 
 #[test]

@@ -51,6 +51,12 @@ pub trait FileReader: Send + Sync {
     fn missing(&self, _path: &str) -> bool {
         false
     }
+    /// Whether `path` (inside the root as written) is a symbolic link, or below one, that leads outside every read
+    /// boundary. A file function reading it gives an unknown value and a `file-outside-repository` info, as for a
+    /// path outside as written: OpenTofu follows the link. The default (`false`) keeps every failure an error.
+    fn links_outside(&self, _path: &str) -> bool {
+        false
+    }
 }
 
 /// A scope with nothing in it: for `.tfvars` values and other constant expressions.

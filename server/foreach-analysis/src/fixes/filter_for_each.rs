@@ -2,7 +2,8 @@
 //! be disabled here, and its instances destroyed, before it is removed from the provider's `for_each`. The filter
 //! must really be able to disable something, and must change no instance until someone does.
 //!
-//! - A map of objects from a variable of this module whose type is declared as `map(object({…}))`: the type gets
+//! - A map of objects from a variable of this module whose type is declared as `map(object({…}))`, with or
+//!   without a value here (the declared type alone says the elements are objects): the type gets
 //!   `enabled = optional(bool, true)` (the RFC's own suggestion) and the collection becomes
 //!   `{ for k, v in var.x : k => v if v.enabled }`. Automatic (`check --fix` applies it): every element is still
 //!   enabled. A filter on `try(v.enabled, true)` alone would never disable anything there, because converting a
@@ -91,7 +92,9 @@ pub fn filter_for_each_fix(
     let replace = |new_text: String| TextEdit { location: FileRange::new(file, for_each.range), new_text };
     let variable = variable.filter(|v| names_variable(for_each, v.name));
     match (kind, variable) {
-        (CollectionKind::ObjectMap, Some(v)) => {
+        // The declared type says the elements are objects, whether or not the variable has a value here: a value
+        // is converted to that type, and one given at plan time will be too.
+        (CollectionKind::ObjectMap | CollectionKind::Unknown, Some(v)) => {
             if let Some(type_edit) = enabled_attribute(v) {
                 let collection = format!("var.{}", v.name);
                 let title = match &type_edit {

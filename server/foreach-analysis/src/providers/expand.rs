@@ -416,6 +416,7 @@ fn explain_unknown(
     }
     let mut names: BTreeSet<String> = BTreeSet::new();
     let mut files: BTreeSet<String> = BTreeSet::new();
+    let mut outside: BTreeSet<String> = BTreeSet::new();
     for r in reasons {
         match &r.cause {
             UnknownCause::VariableWithoutValue { name, .. } => {
@@ -433,6 +434,9 @@ fn explain_unknown(
             UnknownCause::MissingFile { .. } => {
                 files.insert(r.root_name());
             }
+            UnknownCause::FileOutsideRepository { .. } => {
+                outside.insert(r.root_name());
+            }
             _ => {}
         }
     }
@@ -441,7 +445,14 @@ fn explain_unknown(
     let fns: Vec<String> = names.iter().filter(|n| !is_input(n)).map(|n| format!("`{n}`")).collect();
     let workspace = reasons.iter().any(|r| matches!(r.cause, UnknownCause::WorkspaceNotSelected { .. }));
     let awaited = AwaitedInputs::of(reasons.iter().map(|r| &**r));
-    let message = if !files.is_empty() && vars.is_empty() && fns.is_empty() {
+    let message = if !outside.is_empty() && vars.is_empty() && fns.is_empty() {
+        let files: Vec<String> = outside.iter().chain(&files).map(|n| format!("`{n}`")).collect();
+        format!(
+            "the instances of provider `{name}`{in_module} depend on {}, a file outside the repository being checked \
+             (foreach-ls reads no file there), so references to its instances are not checked",
+            files.join(", ")
+        )
+    } else if !files.is_empty() && vars.is_empty() && fns.is_empty() {
         let files: Vec<String> = files.iter().map(|n| format!("`{n}`")).collect();
         format!(
             "the instances of provider `{name}`{in_module} depend on {}, a file that does not exist here (it may be \

@@ -131,6 +131,14 @@ fn the_rfc_trap_gets_an_enabled_attribute_and_the_filter() {
     assert!(new.contains("if try(v.enabled, true)"), "{new}");
 }
 
+/// A variable with no value here (its value comes at plan time) is still declared `map(object({…}))`: the elements
+/// are objects whatever the value, so the same fix is applied by itself.
+#[test]
+fn the_declared_type_decides_when_the_variable_has_no_value() {
+    let known = round_trip(RFC_TRAP, "resource", "example", CollectionKind::ObjectMap, true);
+    assert_eq!(round_trip(RFC_TRAP, "resource", "example", CollectionKind::Unknown, true), known);
+}
+
 #[test]
 fn a_set_variable_gets_the_disabled_variable_of_the_docs() {
     let text = r#"variable "regions" {

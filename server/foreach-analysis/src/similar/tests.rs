@@ -267,7 +267,9 @@ fn the_message_names_the_provider_the_entry_and_the_fix() {
     assert!(a.message.contains("`aws.by_region` (passed as `aws`)") && a.message.contains("`enabled`"));
     assert_eq!(&text[a.location.range], "var.regions");
     assert_eq!(a.related[0].location.file, FileId(2));
-    assert!(a.related[0].message.contains("-target=module.network"));
+    // The escape targets one instance of the module call: `-target='module.network'` would destroy them all.
+    assert!(a.related[0].message.contains(r#"`tofu apply -destroy -target='module.network["<key>"]'`"#), "{a:?}");
+    assert!(!a.related[0].message.contains("-target=module.network"), "{a:?}");
     assert_eq!(a.fixes.len(), 1);
     // Without the variable's declaration the filter cannot be known to work: offered, not applied.
     assert!(!a.fixes[0].automatic);

@@ -35,6 +35,26 @@ pub struct ProviderInstanceAddr {
     pub key: Option<StateKey>,
 }
 
+impl ProviderInstanceAddr {
+    /// Whether both are instances of one provider configuration (they may differ in the instance key). Source
+    /// addresses compare as OpenTofu compares them after parsing, which lower-cases them.
+    pub fn same_config(&self, other: &ProviderInstanceAddr) -> bool {
+        self.module == other.module && self.alias == other.alias && self.source.eq_ignore_ascii_case(&other.source)
+    }
+
+    /// The configuration's address without the instance key, as OpenTofu writes it:
+    /// `module.a.provider["registry.opentofu.org/hashicorp/aws"].by_region`.
+    pub fn config_address(&self) -> String {
+        let mut out: String = self.module.iter().map(|m| format!("module.{m}.")).collect();
+        out.push_str(&format!("provider[{}]", crate::fixes::add_key::quote(&self.source)));
+        if let Some(alias) = &self.alias {
+            out.push('.');
+            out.push_str(alias);
+        }
+        out
+    }
+}
+
 /// One step of a module instance path: the call name and the instance key, if the call repeats.
 pub type ModuleStep = (SmolStr, Option<StateKey>);
 

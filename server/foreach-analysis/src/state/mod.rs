@@ -126,14 +126,15 @@ impl StateBuilder {
         Ok(index)
     }
 
-    /// Adds one object of `resource`, bound to the provider instance `provider` (as the state writes it).
+    /// Adds one object of `resource`, bound to the provider instance `provider` (as the state writes it); returns
+    /// the index of that provider instance ([`StateBuilder::provider`]).
     pub fn object(
         &mut self,
         resource: u32,
         key: Option<StateKey>,
         deposed: Option<&str>,
         provider: &str,
-    ) -> Result<(), String> {
+    ) -> Result<u32, String> {
         let provider = match self.providers.get(provider) {
             Some(i) => *i,
             None => {
@@ -148,7 +149,12 @@ impl StateBuilder {
             }
         };
         self.bindings.objects.push(StateObject { resource, key, deposed: deposed.map(SmolStr::new), provider });
-        Ok(())
+        Ok(provider)
+    }
+
+    /// A provider instance added so far, by the index [`StateBuilder::object`] returned.
+    pub fn provider(&self, index: u32) -> &ProviderInstanceAddr {
+        &self.bindings.providers[index as usize]
     }
 
     pub fn finish(mut self) -> StateBindings {

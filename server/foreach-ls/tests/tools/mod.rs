@@ -1,9 +1,13 @@
 //! Shared set-up for the tests that drive real external tools (Neovim, pre-commit, the VS Code client libraries):
 //! installing them from their registries into `target/`, and skipping with a `SKIPPED <test>: <reason>` line
 //! naming the missing tool when that is impossible (no network, no Python or Node). The tests then pass without
-//! running: the in-process tests still cover the server, and CI's log says what was not exercised.
+//! running: the in-process tests still cover the server, and CI's log says what was not exercised. A skip is only
+//! for a tool this machine cannot have: a failure of ours while installing (two tests building one environment at
+//! once, a half-made one left behind) fails the test (`venv.rs`).
 
 #![allow(dead_code)] // Each test binary uses a different part of it.
+
+pub mod venv;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -55,28 +59,13 @@ pub fn report(out: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
 }
 
-/// A virtual environment `target/<name>` with `packages` installed from PyPI; `probe` is a program in its `bin/`
-/// that must run (`--version`) once they are. Reused when the probe already runs.
+/// A virtual environment `target/<name>` with `packages` installed from PyPI, built once for all the tests that
+/// need it, however many run at the same time ([`venv::python_venv`]); `probe` is a program in its `bin/` that must
+/// run (`--version`) once they are. `Err` only when this machine cannot have it (the reason, for [`skip`]); a
+/// failure of ours panics.
 pub fn python_venv(name: &str, packages: &[&str], probe: &str) -> Result<PathBuf, String> {
-    let dir = target_dir().join(name);
-    let bin = dir.join("bin");
-    let ok = || Command::new(bin.join(probe)).arg("--version").output().is_ok_and(|o| o.status.success());
-    if ok() {
-        return Ok(bin);
-    }
-    let out = Command::new("python3").args(["-m", "venv"]).arg(&dir).output().map_err(|e| format!("python3: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("python3 -m venv failed: {}", report(&out)));
-    }
-    let out = Command::new(bin.join("pip"))
-        .args(["install", "-q", "--disable-pip-version-check"])
-        .args(packages)
-        .output()
-        .map_err(|e| format!("pip: {e}"))?;
-    if !out.status.success() || !ok() {
-        return Err(format!("pip install {} failed: {}", packages.join(" "), report(&out)));
-    }
-    Ok(bin)
+    let ready = |bin: &Path| Command::new(bin.join(probe)).arg("--version").output().is_ok_and(|o| o.status.success());
+    venv::python_venv(&target_dir().join(name), packages, &ready).map_err(|venv::Unavailable(why)| why)
 }
 
 /// `npm ci` in `dir` unless its `node_modules` is already up to date with `package-lock.json`.

@@ -26,13 +26,17 @@ fn ident(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(a[0].clone())
 }
 
-/// Evaluates `e` and tells whether it failed (reported an error, or is unknown because of an earlier error).
+/// Evaluates `e` and tells whether it failed (reported an error, or is unknown because of an earlier error). Its
+/// diagnostics are dropped, as `try` and `can` swallow the errors, except `file-outside-repository`: that is no
+/// failure (OpenTofu reads the file, so the result is unknown, not the fallback), and the file is still not read.
 fn attempt(ev: &mut Evaluator<'_>, e: &foreach_syntax::ast::Expr) -> (Value, bool) {
     let mark = ev.diagnostics.len();
     let v = ev.eval(e);
-    let failed =
-        ev.diagnostics.len() > mark || matches!(v.first_unknown().map(|r| &r.cause), Some(UnknownCause::Error { .. }));
-    ev.diagnostics.truncate(mark);
+    let mut said = ev.diagnostics.split_off(mark);
+    let all = said.len();
+    said.retain(|d| d.code == Code::FileOutsideRepository);
+    let failed = said.len() < all || matches!(v.first_unknown().map(|r| &r.cause), Some(UnknownCause::Error { .. }));
+    ev.diagnostics.extend(said);
     (v, failed)
 }
 

@@ -5,11 +5,15 @@
 //! against the working directory (`path.cwd`), as OpenTofu resolves them, and every path must stay inside the
 //! workspace root after normalisation. Without a reader the result is unknown, not an error. A file that does not
 //! exist at all is unknown too ([`FnError::MissingFile`]): real repositories read files generated before OpenTofu
-//! runs (keys, rendered JSON) or kept out of git; a file that exists but cannot be read stays an error.
+//! runs (keys, rendered JSON) or kept out of git. A path the boundary refuses (outside the root as written, or a
+//! link leading out of it) is unknown with a `file-outside-repository` info ([`FnError::OutsideRepository`]):
+//! OpenTofu reads it, so it is no mistake of the configuration, but foreach-ls reads nothing outside the repository.
+//! A file that exists inside but cannot be used (not UTF-8, a directory) stays an error, as in OpenTofu.
 
 use super::hash::hex;
 use super::s;
 use super::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p};
+use crate::eval::resolve::FileAccess;
 use crate::eval::types::Type;
 use crate::eval::value::Value;
 use base64::Engine;
@@ -50,19 +54,30 @@ pub static FUNCS: &[Func] = &[
     }),
 ];
 
-/// Joins `path` to `base` if relative, normalises `.`/`..`, and checks that the result is inside `root`.
+/// Why the boundary refuses a path that is outside it as written (after `..` is resolved).
+pub(super) const OUTSIDE: &str = "it is outside the repository being checked (the nearest directory at or above the checked \
+                       path that holds `.git`; outside git, the checked path itself)";
+
+/// Why the boundary refuses a path inside it that a symbolic link leads out of.
+pub(super) const LINKS_OUTSIDE: &str = "it links to a file outside the repository being checked";
+
+/// Joins `path` to `base` if relative, normalises `.`/`..`, and checks that the result is inside `root`; the error
+/// says why not ([`OUTSIDE`]).
 pub fn resolve_path(base: &str, root: &str, path: &str) -> Result<String, String> {
     let joined = if path.starts_with('/') { path.to_string() } else { format!("{base}/{path}") };
     let normal = normalize(&joined);
     let root_n = normalize(root);
     let inside = normal == root_n || root_n == "/" || normal.starts_with(&format!("{root_n}/"));
     if !inside {
-        return Err(format!(
-            "{path:?} is outside the repository being checked (the nearest directory above the checked path that \
-             holds `.git`); foreach-ls only reads files inside it"
-        ));
+        return Err(OUTSIDE.to_string());
     }
     Ok(normal)
+}
+
+/// [`resolve_path`] in the file access of a call; `shown` is the path as the call writes it.
+fn confined(access: &FileAccess<'_>, path: &str, shown: &str) -> Result<String, FnError> {
+    resolve_path(access.base_dir, access.root, path)
+        .map_err(|_| FnError::OutsideRepository { path: shown.to_string(), link: false })
 }
 
 fn normalize(p: &str) -> String {
@@ -83,11 +98,14 @@ pub(crate) fn read(cx: &mut FnCtx<'_, '_>, path: &str) -> Result<Vec<u8>, FnErro
     let Some(access) = cx.ev.scope.files() else {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
-    let full = resolve_path(access.base_dir, access.root, path).map_err(FnError::Msg)?;
+    let full = confined(&access, path, path)?;
     let bytes = match access.reader.read(&full) {
         Ok(bytes) => bytes,
         // Not here, but it may be generated before OpenTofu runs: unknown, not an error.
         Err(_) if access.reader.missing(&full) => return Err(FnError::MissingFile(path.to_string())),
+        Err(_) if access.reader.links_outside(&full) => {
+            return Err(FnError::OutsideRepository { path: path.to_string(), link: true });
+        }
         Err(e) => return Err(FnError::Msg(format!("cannot read {path:?}: {e}"))),
     };
     if bytes.len() > cx.ev.budget.max_string {
@@ -100,7 +118,10 @@ fn fileexists(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let Some(access) = cx.ev.scope.files() else {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
-    let full = resolve_path(access.base_dir, access.root, s(&a[0])).map_err(FnError::Msg)?;
+    let full = confined(&access, s(&a[0]), s(&a[0]))?;
+    if access.reader.links_outside(&full) {
+        return Err(FnError::OutsideRepository { path: s(&a[0]).to_string(), link: true });
+    }
     Ok(Value::Bool(access.reader.is_file(&full)))
 }
 
@@ -111,7 +132,7 @@ fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     let Some(access) = cx.ev.scope.files() else {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
-    let dir = resolve_path(access.base_dir, access.root, s(&a[0])).map_err(FnError::Msg)?;
+    let dir = confined(&access, s(&a[0]), s(&a[0]))?;
     let joined = format!("{dir}/{}", s(&a[1]));
     if !braces_valid(&joined) {
         return err(format!("syntax error in the pattern {joined:?}: an unclosed `{{`, or a `/` inside `{{...}}`"));
@@ -126,7 +147,7 @@ fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         // The directory to list: the longest prefix without wildcards, which must stay inside the read boundary.
         let literal = segs.iter().take_while(|p| !p.bytes().any(|b| matches!(b, b'*' | b'?' | b'[' | b'\\'))).count();
         let prefix = format!("/{}", segs[..literal].join("/"));
-        let prefix = resolve_path(access.base_dir, access.root, &prefix).map_err(FnError::Msg)?;
+        let prefix = confined(&access, &prefix, &format!("{}/{}", s(&a[0]), s(&a[1])))?;
         let pattern = &segs[literal..];
         if pattern.is_empty() {
             if access.reader.is_file(&prefix) {

@@ -25,7 +25,7 @@ mod yaml;
 mod yaml_decode;
 
 use super::Evaluator;
-use crate::diagnostics::Code;
+use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::budget::Exceeded;
 use crate::eval::constraint::Constraint;
 use crate::eval::convert::convert;
@@ -135,6 +135,12 @@ pub enum FnError {
     Unknown(String),
     /// The file at this path (as written in the call) does not exist here; it may be created before OpenTofu runs.
     MissingFile(String),
+    /// The read boundary refused this path (as written in the call): it is outside the repository as written, or
+    /// (`link`) a symbolic link leads out. OpenTofu would read it.
+    OutsideRepository {
+        path: String,
+        link: bool,
+    },
 }
 
 pub fn err<T>(msg: impl Into<String>) -> Result<T, FnError> {
@@ -352,6 +358,17 @@ pub(crate) fn call(ev: &mut Evaluator<'_>, call: &FuncCall, range: TextRange) ->
         Err(FnError::MissingFile(path)) => {
             let location = ev.range(range);
             return Value::unknown(UnknownCause::MissingFile { function: name.to_string(), path, location });
+        }
+        Err(FnError::OutsideRepository { path, link }) => {
+            let location = ev.range(range);
+            let why = if link { file::LINKS_OUTSIDE } else { file::OUTSIDE };
+            let message = format!(
+                "`{name}({path:?})` was not read: {why}, and foreach-ls reads no file outside it, so the value is \
+                 unknown here (OpenTofu reads the file when it runs)"
+            );
+            ev.diagnostics.push(Diagnostic::new(Code::FileOutsideRepository, location, message));
+            let function = name.to_string();
+            return Value::unknown(UnknownCause::FileOutsideRepository { function, path, link, location });
         }
     };
     if sensitive { v.mark_sensitive() } else { v }
