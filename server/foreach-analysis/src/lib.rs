@@ -3,12 +3,9 @@
 //! It does no IO and never fails: the CLI and the language server feed file texts in through [`AnalysisHost`], and
 //! read diagnostics, values and IDE answers out. It knows nothing of LSP, tokio or terminals.
 
-pub mod base;
 pub mod checks;
 mod chunks;
 pub mod db;
-pub mod diagnostics;
-pub mod eval;
 pub mod fixes;
 pub mod host;
 pub mod ide;
@@ -28,7 +25,6 @@ pub mod settings;
 pub mod similar;
 pub mod source_text;
 pub mod state;
-pub mod suggest;
 pub mod suppress;
 pub mod test_refs;
 pub mod tree;
@@ -36,8 +32,13 @@ pub mod tree_locations;
 pub mod tree_model;
 pub mod vars;
 
-pub use base::{FileId, FileRange};
-pub use diagnostics::{Code, Diagnostic, Fix, Related, Severity, TextEdit};
+// The shared identities and diagnostics live in `foreach-base`, below the evaluator; re-exported under the names the
+// analysis has always used for them.
+// The evaluator is `foreach-eval`, below the analysis; re-exported as the module it was.
+pub use foreach_base::{
+    Code, Diagnostic, FileId, FileRange, Fix, Related, Severity, TextEdit, base, diagnostics, suggest,
+};
+pub use foreach_eval as eval;
 pub use host::{AnalysisHost, Change, EXPRESSION_FILE, Evaluation};
 pub use ide::{Analysis, Cancellable};
 pub use settings::{CliVariable, Settings};
