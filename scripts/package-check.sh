@@ -37,7 +37,7 @@ expect() {
 }
 expect "foreach-ls-$version" server/foreach-ls/build.rs
 expect "foreach-ls-$version" README.md
-for crate in foreach-syntax foreach-base foreach-eval foreach-analysis foreach-load foreach-lsp; do
+for crate in foreach-syntax foreach-base foreach-eval foreach-analysis foreach-ide foreach-load foreach-lsp; do
   expect "$crate-$version" Cargo.toml
   expect "$crate-$version" README.md
 done

@@ -476,10 +476,11 @@ impl AnalysisHost {
         crate::migrate::block_values(&self.db, self.ws, dir)
     }
 
-    /// A snapshot for answering questions on another thread. The next `apply_change` cancels it: its queries
-    /// then return `Err(Cancelled)`, so a snapshot must never be held while applying a change on the same thread.
-    pub fn analysis(&self) -> crate::ide::Analysis {
-        crate::ide::Analysis::new(self.db.clone(), self.ws)
+    /// The database and the workspace as of now, for a snapshot (`foreach_ide::Analysis::of`) that answers
+    /// questions on another thread. The next `apply_change` cancels it: its queries then return `Err(Cancelled)`,
+    /// so a snapshot must never be held while applying a change on the same thread.
+    pub fn snapshot(&self) -> (RootDatabase, Workspace) {
+        (self.db.clone(), self.ws)
     }
 
     /// The id of the loaded file at this absolute path.

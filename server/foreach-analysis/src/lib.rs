@@ -8,7 +8,6 @@ mod chunks;
 pub mod db;
 pub mod fixes;
 pub mod host;
-pub mod ide;
 pub mod init_settings;
 pub mod init_values;
 pub mod inspect;
@@ -40,6 +39,5 @@ pub use foreach_base::{
 };
 pub use foreach_eval as eval;
 pub use host::{AnalysisHost, Change, EXPRESSION_FILE, Evaluation};
-pub use ide::{Analysis, Cancellable};
 pub use settings::{CliVariable, Settings};
 pub use source_text::SourceText;

@@ -32,7 +32,7 @@ fn every_code_has_a_matching_page_and_every_page_a_code() {
 
 fn index() -> String {
     let mut out = String::from(
-        "# Diagnostics\n\n<!-- Generated from the code registry (server/foreach-analysis/src/diagnostics.rs) by \
+        "# Diagnostics\n\n<!-- Generated from the code registry (server/foreach-base/src/diagnostics.rs) by \
          `UPDATE_DOCS=1 cargo test -p foreach-analysis --test docs`. Do not edit. -->\n\n\
          | code | default severity | summary |\n| --- | --- | --- |\n",
     );

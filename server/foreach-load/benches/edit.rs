@@ -84,7 +84,7 @@ fn edit_then_file_diagnostics(b: divan::Bencher) {
     let mut ws = workspace().lock().unwrap();
     b.bench_local(|| {
         edit(&mut ws);
-        let analysis = ws.host.analysis();
+        let analysis = foreach_ide::Analysis::of(&ws.host);
         let file = analysis.file_id(&ws.path).unwrap().unwrap();
         analysis.file_diagnostics(file).unwrap().len()
     });

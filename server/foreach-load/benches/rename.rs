@@ -8,7 +8,7 @@
 use std::sync::{Mutex, OnceLock};
 
 use foreach_analysis::host::AnalysisHost;
-use foreach_analysis::ide::FilePosition;
+use foreach_ide::FilePosition;
 use foreach_load::path_string;
 use foreach_syntax::TextSize;
 
@@ -31,7 +31,7 @@ fn workspace() -> &'static Mutex<(AnalysisHost, FilePosition)> {
         let path = path_string(&root.join("modules/m00485/main.tf").canonicalize().expect("the module exists"));
         let text = std::fs::read_to_string(&path).expect("the module reads");
         let at = text.find("variable \"name_prefix\"").expect("the generated module declares name_prefix") + 11;
-        let file = host.analysis().file_id(&path).unwrap().expect("the module is loaded");
+        let file = foreach_ide::Analysis::of(&host).file_id(&path).unwrap().expect("the module is loaded");
         Mutex::new((host, FilePosition { file, offset: TextSize::from(at as u32) }))
     })
 }
@@ -40,7 +40,7 @@ fn workspace() -> &'static Mutex<(AnalysisHost, FilePosition)> {
 fn rename_a_module_variable(bencher: divan::Bencher) {
     let ws = workspace().lock().unwrap();
     let (host, pos) = &*ws;
-    let analysis = host.analysis();
+    let analysis = foreach_ide::Analysis::of(host);
     bencher.bench_local(|| {
         let edits = analysis.rename(*pos, "prefix_of_names").unwrap().expect("renamable");
         assert!(edits.len() >= 3, "{edits:?}");

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use foreach_analysis::ide::RootVariable;
+use foreach_ide::RootVariable;
 use serde::Deserialize;
 use toml::Spanned;
 

@@ -31,14 +31,14 @@ fn syntax_has_no_salsa() {
     assert!(!names.iter().any(|n| n == "salsa" || n == "foreach-analysis"), "foreach-syntax depends on salsa");
 }
 
-/// The sibling modules a module of `server/foreach-analysis/src/ide/` uses (`super::name::…`), tests excluded.
+/// The sibling modules a module of `server/foreach-ide/src/` uses (`super::name::…`), tests excluded.
 fn ide_imports() -> Vec<(String, Vec<String>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("server/foreach-analysis/src/ide");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("server/foreach-ide/src");
     let mut out = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("the ide directory exists").flatten() {
         let path = entry.path();
         let Some(name) = path.file_stem().and_then(|s| s.to_str()).map(str::to_string) else { continue };
-        if path.extension().is_none_or(|e| e != "rs") || name == "mod" {
+        if path.extension().is_none_or(|e| e != "rs") || name == "lib" {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("readable");

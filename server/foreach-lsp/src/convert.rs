@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-use foreach_analysis::ide::{Assist, CompletionItem as AItem, CompletionKind, Refactor, Symbol, SymbolKind as AKind};
-use foreach_analysis::{Analysis, Cancellable, Diagnostic as ADiagnostic, FileId, Severity};
+use foreach_analysis::{Diagnostic as ADiagnostic, FileId, Severity};
+use foreach_ide::{Analysis, Cancellable};
+use foreach_ide::{Assist, CompletionItem as AItem, CompletionKind, Refactor, Symbol, SymbolKind as AKind};
 use foreach_syntax::{ColumnEncoding, LineCol, LineIndex, TextRange, TextSize};
 use tower_lsp_server::ls_types::{self as lsp, Position, Range, Uri};
 

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use foreach_analysis::Cancellable;
+use foreach_ide::Cancellable;
 use foreach_load::environments::{self, Finding};
 use foreach_load::project::{Project, ProjectError};
 use tower_lsp_server::jsonrpc::Result;

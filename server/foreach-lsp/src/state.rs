@@ -10,8 +10,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use foreach_analysis::ide::FilePosition;
-use foreach_analysis::{Analysis, AnalysisHost, Cancellable, Change};
+use foreach_analysis::{AnalysisHost, Change};
+use foreach_ide::FilePosition;
+use foreach_ide::{Analysis, Cancellable};
 use foreach_syntax::LineIndex;
 use tower_lsp_server::Client;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
@@ -206,7 +207,7 @@ impl State {
     pub fn snapshot(&self) -> Snapshot {
         let host = self.lock_host();
         Snapshot {
-            analysis: host.host.analysis(),
+            analysis: foreach_ide::Analysis::of(&host.host),
             versions: host.versions.clone(),
             listed_dirs: host.listed_dirs.clone(),
             encoding: self.encoding(),
@@ -282,7 +283,7 @@ impl State {
             move |host| {
                 let envs = foreach_load::environments::selected(&project, None);
                 let passes = foreach_load::environments::each(host, &project, &envs, |host, _| {
-                    let a = host.analysis();
+                    let a = foreach_ide::Analysis::of(host);
                     let answer = (|| {
                         let Some(file) = a.file_id(&path)? else { return Ok(None) };
                         let Some(index) = a.line_index(file)? else { return Ok(None) };
@@ -316,7 +317,7 @@ impl State {
                 let mut guard = state.lock_host();
                 let r = f(&mut guard.host);
                 let snap = Snapshot {
-                    analysis: guard.host.analysis(),
+                    analysis: foreach_ide::Analysis::of(&guard.host),
                     versions: guard.versions.clone(),
                     listed_dirs: guard.listed_dirs.clone(),
                     encoding: state.encoding(),

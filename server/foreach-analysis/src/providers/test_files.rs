@@ -43,7 +43,7 @@ fn has_config(db: &dyn Db, dir: ModuleDir) -> bool {
     dir.files(db).iter().any(|f| f.kind(db).is_config())
 }
 
-pub(crate) fn module_under_test(
+pub fn module_under_test(
     db: &dyn Db,
     dir: ModuleDir,
     dirs: &std::collections::HashMap<&str, ModuleDir>,

@@ -13,8 +13,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use foreach_analysis::fixes::apply_edits;
-use foreach_analysis::ide::Assist;
 use foreach_analysis::{AnalysisHost, Change, Code, Diagnostic, FileId, Severity, SourceText, TextEdit};
+use foreach_ide::Assist;
 use foreach_syntax::{TextRange, TextSize};
 
 /// Fixes (by code and the start of their title) that legitimately leave the finding in place, and why. None today:
@@ -30,7 +30,8 @@ pub fn check(host: &mut AnalysisHost, disabled: &[String]) -> (usize, Vec<String
     let mut failures = Vec::new();
     let mut tried = 0;
     for d in before.iter().filter(|d| !disabled.iter().any(|c| c == d.code.as_str())) {
-        let actions = host.analysis().code_actions(d.location.file, d.location.range).unwrap_or_default();
+        let actions =
+            foreach_ide::Analysis::of(host).code_actions(d.location.file, d.location.range).unwrap_or_default();
         for a in actions.iter().filter(|a| a.diagnostic == *d) {
             if EXEMPT.iter().any(|(code, title, _)| *code == d.code && a.title.starts_with(title)) {
                 continue;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use foreach_analysis::ide::LinkTarget;
+use foreach_ide::LinkTarget;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 

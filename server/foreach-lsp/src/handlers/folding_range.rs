@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use foreach_analysis::ide::FoldKind;
+use foreach_ide::FoldKind;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 

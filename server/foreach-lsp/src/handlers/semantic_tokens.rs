@@ -1,5 +1,5 @@
 //! `textDocument/semanticTokens/full`, `/full/delta` and `/range`: the analysis's tokens
-//! (`foreach_analysis::ide::semantic_tokens`) in the protocol's relative encoding.
+//! (`foreach_ide::semantic_tokens`) in the protocol's relative encoding.
 //!
 //! Tokens spanning lines (heredocs, block comments) are split per line, since clients need not support multi-line
 //! tokens. For deltas, the last full result of each document is kept here with its id; a delta is one edit
@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
-use foreach_analysis::ide::{MODIFIERS, SemanticToken as AToken, TokenType};
+use foreach_ide::{MODIFIERS, SemanticToken as AToken, TokenType};
 use foreach_syntax::LineIndex;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
@@ -135,7 +135,7 @@ fn encode(index: &LineIndex, tokens: &[AToken], enc: PositionEncoding) -> Vec<Se
 #[cfg(test)]
 mod tests {
     use super::*;
-    use foreach_analysis::ide::semantic_tokens_of;
+    use foreach_ide::semantic_tokens_of;
     use foreach_syntax::FileKind;
 
     #[test]
