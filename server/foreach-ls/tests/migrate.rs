@@ -225,6 +225,7 @@ fn check_case(case: &Path) -> Result<(), String> {
     let old_values = configuration_values(dir);
     let old_blocks = block_values(dir).0;
     let old_codes = codes(dir);
+    let formatted_before: Vec<String> = native_files(dir).into_iter().filter(|f| fmt_check(dir, f).is_ok()).collect();
     let written = run_in(dir, &write_args);
     if written.status.code() != Some(0) {
         return Err(format!("{name}: --write failed: {}", String::from_utf8_lossy(&written.stderr)));
@@ -239,6 +240,11 @@ fn check_case(case: &Path) -> Result<(), String> {
             }
         }
         return Err(msg);
+    }
+    // `fmt --check` passes on every file that it passed on before: the blocks migrate writes are formatted, and its
+    // edits leave the user's lines as `tofu fmt` wants them.
+    for f in &formatted_before {
+        fmt_check(dir, f).map_err(|diff| format!("{name}: {f} is no longer formatted:\n{diff}"))?;
     }
     // Nothing new from `check`.
     for (code, n) in codes(dir) {
@@ -271,6 +277,69 @@ fn check_case(case: &Path) -> Result<(), String> {
         return Err(format!("{name}: a second migration should find nothing to merge"));
     }
     Ok(())
+}
+
+/// The native configuration files under `dir` (what `fmt` formats), relative.
+fn native_files(dir: &Path) -> Vec<String> {
+    let native = |p: &str| [".tf", ".tofu", ".tftest.hcl"].iter().any(|e| p.ends_with(e));
+    tree(dir).into_keys().filter(|p| native(p)).collect()
+}
+
+/// `foreach-ls fmt --check` on one file: `Err` holds the diff `--diff` shows when it needs formatting.
+fn fmt_check(dir: &Path, file: &str) -> Result<(), String> {
+    let o = run_in(dir, &["fmt", "--check", "--diff", file]);
+    match o.status.code() {
+        Some(0) => Ok(()),
+        _ => Err(format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))),
+    }
+}
+
+/// The same, with the real `terraform fmt` as the judge, on the expected results (`migrate_cases` asserts that the
+/// migration writes exactly those): every file of an `after/` directory whose `before/` form `terraform fmt`
+/// accepts as it is must be accepted too. Skips, saying why, when `terraform` is not installed.
+#[test]
+fn expected_results_pass_terraform_fmt() {
+    if std::process::Command::new("terraform").arg("version").output().is_err() {
+        let line = "SKIPPED expected_results_pass_terraform_fmt: `terraform` is not installed (it is the judge)";
+        println!("{line}");
+        eprintln!("{line}");
+        return;
+    }
+    // `terraform fmt -` formats standard input whatever the file's name (it refuses `.tofu` names as arguments).
+    let terraform_formats = |bytes: &[u8]| -> bool {
+        let mut child = std::process::Command::new("terraform")
+            .args(["fmt", "-"])
+            .env("TF_CLI_CONFIG_FILE", "/dev/null")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("terraform runs");
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), bytes).unwrap();
+        let out = child.wait_with_output().unwrap();
+        out.status.success() && out.stdout == bytes
+    };
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in std::fs::read_dir(cases()).unwrap().map(|e| e.unwrap().path()) {
+        let after = case.join("after");
+        if !after.is_dir() {
+            continue;
+        }
+        let before = tree(&case.join("before"));
+        for f in native_files(&after) {
+            let was = before.get(&f);
+            if was.is_none_or(|b| !terraform_formats(b)) {
+                continue;
+            }
+            checked += 1;
+            if !terraform_formats(&std::fs::read(after.join(&f)).unwrap()) {
+                failures.push(format!("{}/after/{f}", case.file_name().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    assert!(checked > 10, "only {checked} files were checked");
+    assert!(failures.is_empty(), "`terraform fmt` would change: {failures:?}");
 }
 
 #[test]

@@ -111,7 +111,7 @@ pub(super) fn merge(db: &dyn Db, group: &Group<'_>, renames: &[Rename], target: 
             out.push_str(&r.moved_block());
         }
     }
-    Ok(out)
+    Ok(super::finish::formatted_blocks(out))
 }
 
 /// The merged block's `for_each`: the provider's map (or the block's own, `local`) filtered on the provider map's

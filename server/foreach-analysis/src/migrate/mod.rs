@@ -12,12 +12,16 @@ mod build;
 mod compare;
 mod copies;
 mod copy_merge;
+mod finish;
+mod removal;
+#[cfg(test)]
+mod tests;
 mod text;
 
 use std::sync::Arc;
 
 use foreach_syntax::TextRange;
-use foreach_syntax::ast::{Body, ExprKind};
+use foreach_syntax::ast::{Body, ExprKind, Structure};
 
 use crate::base::{FileId, FileRange};
 use crate::db::{Db, SourceFile, Workspace, module, parse};
@@ -27,7 +31,7 @@ use crate::fixes::line_endings::{to_crlf, uses_crlf};
 use crate::model::module::is_override;
 use crate::module_eval::{root_for_dir, scope_for_node};
 use crate::tree::module_tree;
-use text::{alias_reference, is_name, line_of, mentions, removal_range};
+use text::{alias_reference, is_name, line_of, mentions};
 
 pub use build::Config;
 pub use compare::{block_values, configuration_values};
@@ -296,7 +300,26 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     };
     let mut notes = Vec::new();
     let first = &configs[0];
-    push(first.file, first.block.range, merged.render(provider, &alias, !copies.renames.is_empty()));
+    // The new configuration takes the place of the first block. Comments right above it stay, above the new one:
+    // they often describe the whole set, and removing the user's words is worse than keeping a stale one. It is
+    // written anew from the old arguments, so comments inside the first block do not make it: say so.
+    push(
+        first.file,
+        first.block.range,
+        finish::formatted_blocks(merged.render(provider, &alias, !copies.renames.is_empty())),
+    );
+    let first_text: &str = &first.text;
+    if let Some(c) =
+        foreach_syntax::format::comments(first_text).into_iter().find(|c| first.block.range.contains_range(*c))
+    {
+        notes.push(format!(
+            "{}:{}: the comment inside `{provider}.{}` is removed with its block (the new configuration is written \
+             anew)",
+            first.file.path(db),
+            line_of(first_text, c.start()),
+            first.alias
+        ));
+    }
     let mut removed: Vec<(SourceFile, TextRange, String)> =
         configs[1..].iter().map(|c| (c.file, c.block.range, format!("`{provider}.{}`", c.alias))).collect();
     for (f, range, text, address) in &copies.blocks {
@@ -305,16 +328,38 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
             None => removed.push((*f, *range, format!("`{address}`"))),
         }
     }
-    for (file, block, what) in removed {
-        let (range, comment) = removal_range(&file.text(db), block);
-        if comment {
+    for (file, p) in &parsed {
+        let blocks: Vec<&(SourceFile, TextRange, String)> = removed.iter().filter(|(f, ..)| f == file).collect();
+        if blocks.is_empty() {
+            continue;
+        }
+        let text = file.text(db);
+        let text: &str = &text;
+        let items: Vec<TextRange> = p.body.structures.iter().map(structure_range).collect();
+        let ranges: Vec<TextRange> = blocks.iter().map(|(_, r, _)| *r).collect();
+        let (deletions, comments) = removal::removals(text, &items, &foreach_syntax::format::comments(text), &ranges);
+        // One note per block and place, at its first comment.
+        let mut told: Vec<(usize, removal::Place)> = Vec::new();
+        for c in comments {
+            if told.contains(&(c.block, c.place)) {
+                continue;
+            }
+            told.push((c.block, c.place));
+            let place = match c.place {
+                removal::Place::Above => "above",
+                removal::Place::Inside => "inside",
+                removal::Place::After => "after",
+            };
             notes.push(format!(
-                "{}:{}: the comment above {what} is removed with its block",
+                "{}:{}: the comment {place} {} is removed with its block",
                 file.path(db),
-                line_of(&file.text(db), range.start()),
+                line_of(text, c.at),
+                blocks[c.block].2
             ));
         }
-        push(file, range, String::new());
+        for range in deletions {
+            push(*file, range, String::new());
+        }
     }
     for (f, p) in &parsed {
         if f.kind(db).is_json() {
@@ -333,8 +378,16 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     }
     notes.extend(copies.notes.iter().cloned());
     changes.sort_by(|a, b| a.path.cmp(&b.path));
+    finish::finish(&mut changes)?;
     let moved = copies.renames.iter().filter(|r| r.kind != addresses::Kind::Data).count();
     Ok(Plan { alias, keys: old, files: changes, left_alone, notes, merged: copies.renames.len(), moved })
+}
+
+fn structure_range(s: &Structure) -> TextRange {
+    match s {
+        Structure::Attribute(a) => a.range,
+        Structure::Block(b) => b.range,
+    }
 }
 
 /// Every `provider = P.old` argument (resources, data sources, `check` blocks, `import`, at any depth) and every
