@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use foreach_syntax::ast::{Attribute, Block, Body};
 
-use super::eval_static;
+use super::statics::Statics;
 use crate::db::{Db, SourceFile};
-use crate::eval::ModuleScope;
 
 /// One old aliased configuration.
 #[derive(Debug, Clone)]
@@ -48,13 +47,13 @@ pub(super) struct Merged {
 /// every nested block that cannot be merged.
 pub(super) fn evaluate(
     db: &dyn Db,
-    scope: &ModuleScope,
+    statics: &Statics<'_>,
     configs: &[Config],
     provider: &str,
 ) -> Result<Merged, Vec<String>> {
     let bodies: Vec<(&Config, &Body)> = configs.iter().map(|c| (c, &c.block.body)).collect();
     let mut errors = Vec::new();
-    let items = merge(db, scope, &bodies, provider, "", &mut errors);
+    let items = merge(db, statics, &bodies, provider, "", &mut errors);
     if errors.is_empty() {
         Ok(Merged { keys: configs.iter().map(|c| c.alias.clone()).collect(), items })
     } else {
@@ -73,7 +72,7 @@ pub(super) fn squeezed(s: &str) -> String {
 
 fn merge(
     db: &dyn Db,
-    scope: &ModuleScope,
+    statics: &Statics<'_>,
     bodies: &[(&Config, &Body)],
     provider: &str,
     path: &str,
@@ -115,12 +114,15 @@ fn merge(
                 continue;
             };
             let origin = format!("`{name}` of `{provider}.{}`{}", c.alias, in_block(path));
-            match eval_static(db, scope, c.file, &a.value, origin) {
+            match statics.eval(db, c.file, &a.value, origin) {
                 Ok(v) => values.push(Some(v)),
                 Err(e) => errors.push(e),
             }
         }
-        if values.len() == bodies.len() && values.iter().all(|v| v.is_some() && *v == values[0]) {
+        // Equal values are the same argument only when wholly known: two unknowns (variables with no value here)
+        // compare equal whatever they hold.
+        let known = |v: &Option<crate::eval::Value>| v.as_ref().is_some_and(|v| v.first_unknown().is_none());
+        if values.len() == bodies.len() && values.iter().all(|v| known(v) && *v == values[0]) {
             items.push(same());
         } else {
             items.push(Item::Differs { name: name.to_string(), texts });
@@ -156,7 +158,7 @@ fn merge(
                     None => present.push(None),
                 }
             }
-            let nested = merge(db, scope, &inner, provider, &where_, errors);
+            let nested = merge(db, statics, &inner, provider, &where_, errors);
             items.push(Item::Optional { ident: ident.to_string(), present, items: nested });
             continue;
         }
@@ -174,7 +176,7 @@ fn merge(
             continue;
         }
         let inner: Vec<(&Config, &Body)> = bodies.iter().zip(&blocks).map(|((c, _), bs)| (*c, &bs[0].body)).collect();
-        let nested = merge(db, scope, &inner, provider, &where_, errors);
+        let nested = merge(db, statics, &inner, provider, &where_, errors);
         items.push(Item::Block { ident: ident.to_string(), items: nested });
     }
     items

@@ -14,6 +14,7 @@ mod copies;
 mod copy_merge;
 mod finish;
 mod removal;
+mod statics;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -26,7 +27,6 @@ use foreach_syntax::ast::{Body, ExprKind, Structure};
 use crate::base::{FileId, FileRange};
 use crate::db::{Db, SourceFile, Workspace, module, parse};
 use crate::diagnostics::TextEdit;
-use crate::eval::{EvalContext, ModuleScope, Value};
 use crate::fixes::line_endings::{to_crlf, uses_crlf};
 use crate::model::module::is_override;
 use crate::module_eval::{root_for_dir, scope_for_node};
@@ -229,7 +229,18 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     if !refusals.is_empty() {
         return Err(refusals);
     }
-    let merged = build::evaluate(db, &scope, &configs, provider)?;
+    let statics = statics::Statics {
+        scope: &scope,
+        locals: parsed
+            .iter()
+            .flat_map(|(_, p)| {
+                p.body
+                    .blocks_named("locals")
+                    .flat_map(move |l| l.body.attributes().map(move |a| (a.key.name.to_string(), &*a.value)))
+            })
+            .collect(),
+    };
+    let merged = build::evaluate(db, &statics, &configs, provider)?;
     if opts.resources && merged.differs_in("enabled") {
         return Err(vec![format!(
             "the `{provider}` configurations differ in an argument `enabled`, the name --resources needs in their \
@@ -417,28 +428,5 @@ fn references(body: &Body, provider: &str, old: &[String], out: &mut Vec<(TextRa
             continue;
         }
         references(&block.body, provider, old, out);
-    }
-}
-
-/// Evaluates one argument of an old block; an unknown value is returned as the reason it is not static.
-fn eval_static(
-    db: &dyn Db,
-    scope: &ModuleScope,
-    file: SourceFile,
-    expr: &foreach_syntax::ast::Expr,
-    origin: String,
-) -> Result<Value, String> {
-    let ctx = EvalContext { origin: origin.clone(), ..EvalContext::default() };
-    let v = scope.eval(file.id(db), expr, &ctx);
-    match v.first_unknown() {
-        None => Ok(v),
-        Some(r) => Err(format!(
-            "{}:{}: {origin} is not known statically ({}; {}): a provider's for_each is evaluated before \
-             anything is planned, so every value it holds must come from variables, locals and literals",
-            file.path(db),
-            line_of(&file.text(db), expr.range.start()),
-            r.explanation(),
-            r.chain_text(&origin)
-        )),
     }
 }
