@@ -260,6 +260,10 @@ fn check_case(case: &Path) -> Result<(), String> {
         }
         return Err(msg);
     }
+    // JSON files are still JSON (the fixture harness checks that `after/` checks clean).
+    for (p, bytes) in tree(dir).iter().filter(|(p, _)| p.ends_with(".json")) {
+        serde_json::from_slice::<Value>(bytes).map_err(|e| format!("{name}: {p} is no longer JSON: {e}"))?;
+    }
     // `fmt --check` passes on every file that it passed on before: the blocks migrate writes are formatted, and its
     // edits leave the user's lines as `tofu fmt` wants them.
     for f in &formatted_before {

@@ -13,6 +13,8 @@ mod compare;
 mod copies;
 mod copy_merge;
 mod finish;
+mod json;
+mod json_root;
 mod removal;
 mod statics;
 #[cfg(test)]
@@ -21,8 +23,8 @@ mod text;
 
 use std::sync::Arc;
 
-use foreach_syntax::TextRange;
 use foreach_syntax::ast::{Body, ExprKind, Structure};
+use foreach_syntax::{TextRange, TextSize};
 
 use crate::base::{FileId, FileRange};
 use crate::db::{Db, SourceFile, Workspace, module, parse};
@@ -196,16 +198,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         }
     }
 
-    // References in JSON and test files are left to the user: refuse when a JSON file of the module names an old
-    // alias (the configuration would no longer be valid), list test files.
-    for (f, _) in &parsed {
-        if f.kind(db).is_json() && old.iter().any(|a| mentions(&f.text(db), provider, a)) {
-            refusals.push(format!(
-                "{}: refers to an aliased `{provider}` configuration in JSON, which migrate does not edit",
-                f.path(db)
-            ));
-        }
-    }
+    // References in test files are left to the user (their `provider` and `run` blocks are their own): listed.
     for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_test()) {
         if old.iter().any(|a| mentions(&f.text(db), provider, a)) {
             left_alone.push(format!(
@@ -346,8 +339,22 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         }
         let text = file.text(db);
         let text: &str = &text;
-        let items: Vec<TextRange> = p.body.structures.iter().map(structure_range).collect();
         let ranges: Vec<TextRange> = blocks.iter().map(|(_, r, _)| *r).collect();
+        if file.kind(db).is_json() {
+            // A removed block is one member of its JSON object (`plain_json_member`).
+            let root = json::parse(text).ok_or_else(|| vec![format!("{}: cannot be read as JSON", file.path(db))])?;
+            let spans: Vec<std::ops::Range<usize>> =
+                ranges.iter().map(|r| std::ops::Range::<usize>::from(*r)).collect();
+            for r in json::removals(text, &root, &spans) {
+                push(
+                    *file,
+                    TextRange::new(TextSize::from(r.start as u32), TextSize::from(r.end as u32)),
+                    String::new(),
+                );
+            }
+            continue;
+        }
+        let items: Vec<TextRange> = p.body.structures.iter().map(structure_range).collect();
         let (deletions, comments) = removal::removals(text, &items, &foreach_syntax::format::comments(text), &ranges);
         // One note per block and place, at its first comment.
         let mut told: Vec<(usize, removal::Place)> = Vec::new();
@@ -372,20 +379,52 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
             push(*file, range, String::new());
         }
     }
+    let mut unreadable = Vec::new();
     for (f, p) in &parsed {
-        if f.kind(db).is_json() {
-            continue;
-        }
         let mut refs = Vec::new();
         references(&p.body, provider, &old, &mut refs);
+        let text = f.text(db);
         for (range, key) in refs {
-            if !copies.claims(*f, range) {
-                push(*f, range, format!("{provider}.{alias}[\"{key}\"]"));
+            if copies.claims(*f, range) {
+                continue;
+            }
+            let new = format!("{provider}.{alias}[\"{key}\"]");
+            if !f.kind(db).is_json() {
+                push(*f, range, new);
+            } else if text.get(std::ops::Range::<usize>::from(range)) == Some(&format!("{provider}.{key}")) {
+                // In JSON the reference is the text of a string (`"provider": "aws.use1"`): the new one is escaped.
+                push(*f, range, json::escaped(&new));
+            } else {
+                // Written with escapes in its string, so that its text is not the reference's.
+                unreadable.push(format!(
+                    "{}:{}: this reference to `{provider}.{key}` is written with escapes in its JSON string; write it \
+                     without them first",
+                    f.path(db),
+                    line_of(&text, range.start())
+                ));
             }
         }
     }
+    if !unreadable.is_empty() {
+        return Err(unreadable);
+    }
     for (f, range, text) in &copies.references {
         push(*f, *range, text.clone());
+    }
+    for (file, _) in parsed.iter().filter(|(f, _)| f.kind(db).is_json()) {
+        let roots: Vec<&copies::JsonRoot> = copies.json_roots.iter().filter(|r| r.file == *file).collect();
+        if roots.is_empty() {
+            continue;
+        }
+        let text = file.text(db);
+        for (range, new) in json_root::additions(&text, &roots).map_err(|e| vec![format!("{}: {e}", file.path(db))])? {
+            push(*file, range, new);
+        }
+        notes.push(format!(
+            "{}: the blocks merged in this JSON file select their provider instance with `{provider}.{alias}[each.key]` \
+             in a string, which OpenTofu reads since 1.11",
+            file.path(db)
+        ));
     }
     notes.extend(copies.notes.iter().cloned());
     changes.sort_by(|a, b| a.path.cmp(&b.path));
