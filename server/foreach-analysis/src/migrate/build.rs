@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use foreach_syntax::ast::{Attribute, Block, Body};
 
+use super::json;
 use super::statics::Statics;
 use crate::db::{Db, SourceFile};
 
@@ -17,14 +18,17 @@ pub struct Config {
     pub text: Arc<str>,
     pub block: Block,
     pub alias: String,
+    /// What replacing or removing the block replaces or removes: the block in a native file; in a JSON file, the
+    /// member that holds it (`json::member_of`).
+    pub member: foreach_syntax::TextRange,
 }
 
 /// One argument or nested block of the new configuration.
 #[derive(Debug, Clone)]
 enum Item {
-    /// An argument written the same in every old block (or evaluating to the same value): its name and the
-    /// expression text of the first block.
-    SameArg { name: String, text: String },
+    /// An argument written the same in every old block (or evaluating to the same value): its name, the
+    /// expression text of the first block, and the column that argument starts at there.
+    SameArg { name: String, text: String, column: usize },
     /// A nested block written the same in every old block: copied from the first block.
     Same(String),
     /// An argument whose value differs: per old alias, its expression text (`None`: not set there).
@@ -99,7 +103,11 @@ fn merge(
         let attrs: Vec<Option<&Attribute>> = bodies.iter().map(|(_, b)| b.attribute(name)).collect();
         let texts: Vec<Option<String>> =
             bodies.iter().zip(&attrs).map(|((c, _), a)| a.map(|a| source(c, a.value.range).to_string())).collect();
-        let same = || Item::SameArg { name: name.to_string(), text: texts[0].clone().unwrap_or_default() };
+        let column = attrs[0].map_or(0, |a| {
+            let (text, at) = (&bodies[0].0.text, usize::from(a.range.start()));
+            at - text[..at].rfind('\n').map_or(0, |i| i + 1)
+        });
+        let same = || Item::SameArg { name: name.to_string(), text: texts[0].clone().unwrap_or_default(), column };
         if texts.iter().all(|t| t.is_some())
             && texts.iter().all(|t| squeezed(t.as_deref().unwrap_or("")) == squeezed(texts[0].as_deref().unwrap_or("")))
         {
@@ -230,6 +238,64 @@ impl Merged {
     }
 }
 
+impl Merged {
+    /// The same in a JSON file laid out as `layout`: the new provider configuration's body and the map for the
+    /// file's `locals` (each old value as written: JSON strings are templates in both places). An argument that
+    /// differs and holds an object or a list cannot move into the map there: JSON does not tell a nested block
+    /// (`assume_role`) from an argument, and a block cannot be read from `each.value`.
+    pub(super) fn render_json(
+        &self,
+        provider: &str,
+        alias: &str,
+        enabled: bool,
+        layout: &json::Layout,
+    ) -> Result<(json::Out, json::Out), String> {
+        use json::Out;
+        let level = |column: usize| column / layout.unit.len().max(1);
+        let mut body = vec![
+            ("alias".to_string(), Out::Str(alias.to_string())),
+            ("for_each".to_string(), Out::Str(format!("${{local.{alias}}}"))),
+        ];
+        let mut entries: Vec<(String, Vec<(String, Out)>)> =
+            self.keys.iter().map(|k| (k.clone(), Vec::new())).collect();
+        for item in &self.items {
+            match item {
+                Item::SameArg { name, text, column } => {
+                    body.push((name.clone(), Out::Raw { text: text.replace("\r\n", "\n"), level: level(*column) }))
+                }
+                Item::Differs { name, texts } => {
+                    if texts.iter().flatten().any(|t| t.starts_with('{') || t.starts_with('[')) {
+                        let names: Vec<String> = self.keys.iter().map(|k| format!("`{provider}.{k}`")).collect();
+                        return Err(format!(
+                            "`{name}` differs between the JSON configurations {} and holds an object or a list, \
+                             which in JSON may be a nested block (JSON cannot tell them apart) and cannot be read \
+                             from the map; make it the same in every configuration, or migrate by hand",
+                            names.join(", ")
+                        ));
+                    }
+                    body.push((name.clone(), Out::Str(format!("${{each.value.{name}}}"))));
+                    for ((_, e), t) in entries.iter_mut().zip(texts) {
+                        e.push((name.clone(), Out::Raw { text: t.clone().unwrap_or_else(|| "null".into()), level: 0 }));
+                    }
+                }
+                // JSON configurations hold only arguments (`provider` bodies are read as such).
+                Item::Same(_) | Item::Block { .. } | Item::Optional { .. } => {
+                    return Err("a configuration of a JSON file has a nested block, which migrate does not \
+                                convert in JSON; migrate by hand"
+                        .to_string());
+                }
+            }
+        }
+        if enabled {
+            entries
+                .iter_mut()
+                .for_each(|(_, e)| e.push(("enabled".into(), Out::Raw { text: "true".into(), level: 0 })));
+        }
+        let map = Out::Object(entries.into_iter().map(|(k, e)| (k, Out::Object(e))).collect());
+        Ok((Out::Object(body), map))
+    }
+}
+
 /// The width of the longest name in each run of consecutive arguments, so that their `=` line up as `tofu fmt`
 /// aligns them.
 pub(super) fn widths(names: &[Option<&str>]) -> Vec<usize> {
@@ -305,7 +371,7 @@ fn block_items(items: &[Item], path: &str, indent: usize, s: &mut String) {
             s.push('\n');
         }
         match item {
-            Item::SameArg { name, text } => {
+            Item::SameArg { name, text, .. } => {
                 s.push_str(&format!("{pad}{name:width$} = {}\n", text.replace("\r\n", "\n")))
             }
             Item::Same(text) => s.push_str(&format!("{pad}{}\n", text.replace("\r\n", "\n"))),

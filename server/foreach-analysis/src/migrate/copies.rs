@@ -86,7 +86,7 @@ pub(super) fn plan(
             }
             let Some(key) = alias_of(block, kind, target) else { continue };
             let at = format!("{}:{}: `{}`", f.path(db), line_of(text, block.range.start()), address(kind, &ty, &name));
-            if f.kind(db).is_json() && !plain_json_member(text, block) {
+            if f.kind(db).is_json() && super::json::member_of(text, block) != Some(block.range) {
                 out.left_alone.push(format!(
                     "{at} is written as a list of blocks in JSON; it is not merged (its provider reference is rewritten)"
                 ));
@@ -287,14 +287,6 @@ fn cycle(db: &dyn Db, groups: &[Group<'_>]) -> Option<(usize, usize)> {
         false
     };
     (0..n).find_map(|i| edges[i].iter().find(|&&j| reaches(j, i)).map(|&j| (i, j)))
-}
-
-/// Whether a block of a JSON file is one member `"name": { … }` of its labels' object, which can be replaced and
-/// removed as such (not one element of a list of bodies, `"name": [{ … }]`).
-fn plain_json_member(text: &str, block: &Block) -> bool {
-    let Some(label) = block.labels.last() else { return false };
-    let between = text.get(usize::from(label.range.end())..usize::from(block.body_range.start()));
-    between.is_some_and(|t| t.trim() == ":") && block.range.start() == label.range.start()
 }
 
 /// Kind, type and name of a `resource`, `data` or `module` block.

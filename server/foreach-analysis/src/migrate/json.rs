@@ -171,6 +171,23 @@ pub(super) fn escaped(s: &str) -> String {
     q[1..q.len() - 1].to_string()
 }
 
+/// The member of a JSON file that holds a block, which replacing or removing the block replaces or removes: the
+/// property `"name": { … }` of its labels' object (the block's range), or the element `{ … }` of a list of bodies
+/// (`"aws": [{ … }, { … }]`, as cdktf writes provider configurations). `None` for another shape.
+pub(super) fn member_of(text: &str, block: &foreach_syntax::ast::Block) -> Option<foreach_syntax::TextRange> {
+    let body = block.body_range;
+    let before = text.get(..usize::from(body.start()))?.trim_end();
+    match before.chars().last()? {
+        ':' => {
+            let key = block.labels.last().map_or(block.ident.range, |l| l.range);
+            let between = text.get(usize::from(key.end())..usize::from(body.start()))?;
+            (between.trim() == ":" && block.range.start() == key.start()).then_some(block.range)
+        }
+        '[' | ',' => Some(body),
+        _ => None,
+    }
+}
+
 /// How a JSON file is laid out, so that what is added to it looks like the rest.
 #[derive(Debug, Clone)]
 pub(super) struct Layout {

@@ -15,13 +15,13 @@ pub(super) fn additions(text: &str, roots: &[&JsonRoot]) -> Result<Vec<(TextRang
     let root = json::parse(text).ok_or("the JSON file cannot be read")?;
     let layout = json::Layout::of(text, &root);
     let members = root.members();
-    let Some(first) = roots.first() else { return Ok(Vec::new()) };
-    let anchor = members
-        .iter()
-        .find(|m| {
-            m.span().start <= usize::from(first.anchor.start()) && usize::from(first.anchor.end()) <= m.span().end
-        })
-        .ok_or("the merged block is not in the JSON file's root object")?;
+    // The root member that holds the first block that needs a local map, or `moved` blocks.
+    let holder = |wanted: &dyn Fn(&JsonRoot) -> bool| {
+        let root = roots.iter().find(|r| wanted(r))?;
+        let (start, end) = (usize::from(root.anchor.start()), usize::from(root.anchor.end()));
+        members.iter().find(|m| m.span().start <= start && end <= m.span().end)
+    };
+    let missing = "the merged block is not in the JSON file's root object";
     let at = |offset: usize| TextRange::empty(TextSize::from(offset as u32));
     let mut out = Vec::new();
 
@@ -39,6 +39,7 @@ pub(super) fn additions(text: &str, roots: &[&JsonRoot]) -> Result<Vec<(TextRang
                 out.push((at(offset), new));
             }
             _ => {
+                let anchor = holder(&|r| r.local.is_some()).ok_or(missing)?;
                 let (offset, new) = json::insert_before(text, &anchor.span(), "locals", &Out::Object(locals), &layout);
                 out.push((at(offset), new));
             }
@@ -64,6 +65,7 @@ pub(super) fn additions(text: &str, roots: &[&JsonRoot]) -> Result<Vec<(TextRang
                 out.push((range, Out::Array(all).render(&layout, level)));
             }
             _ => {
+                let anchor = holder(&|r| !r.moved.is_empty()).ok_or(missing)?;
                 let new = format!(
                     ",{}{}{}",
                     if layout.unit.is_empty() { layout.after_comma.clone() } else { layout.newline.to_string() },

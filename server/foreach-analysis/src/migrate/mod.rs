@@ -173,16 +173,26 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
                 ));
                 continue;
             }
-            if f.kind(db).is_json() {
+            let member = if f.kind(db).is_json() { json::member_of(text, block) } else { Some(block.range) };
+            let Some(member) = member else {
                 refusals.push(format!(
-                    "{}: `{provider}.{alias}` is declared in a JSON file, which migrate does not edit; convert it \
-                     by hand or regenerate it",
-                    f.path(db)
+                    "{}:{}: `{provider}.{alias}` is written in a JSON shape migrate does not edit (neither a \
+                     property `\"{provider}\": {{…}}` nor an element of a list of them); convert it by hand",
+                    f.path(db),
+                    line_of(text, block.range.start())
                 ));
                 continue;
-            }
-            configs.push(Config { file: *f, text: file_text.clone(), block: block.clone(), alias });
+            };
+            configs.push(Config { file: *f, text: file_text.clone(), block: block.clone(), alias, member });
         }
+    }
+    // The new configuration is written in the syntax of the blocks it replaces: values copied from JSON into a
+    // native file (or back) could change meaning (a JSON object's keys are literal, a native one's are not).
+    if configs.iter().any(|c| c.file.kind(db).is_json()) && configs.iter().any(|c| !c.file.kind(db).is_json()) {
+        refusals.push(format!(
+            "the aliased `{provider}` configurations are declared in both JSON and native files; move them into \
+             files of one kind first"
+        ));
     }
     if configs.len() < 2 && refusals.is_empty() {
         refusals.push(format!(
@@ -307,12 +317,32 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     // The new configuration takes the place of the first block. Comments right above it stay, above the new one:
     // they often describe the whole set, and removing the user's words is worse than keeping a stale one. It is
     // written anew from the old arguments, so comments inside the first block do not make it: say so.
-    push(
-        first.file,
-        first.block.range,
-        finish::formatted_blocks(merged.render(provider, &alias, !copies.renames.is_empty())),
-    );
     let first_text: &str = &first.text;
+    let enabled = !copies.renames.is_empty();
+    let mut json_roots: Vec<copies::JsonRoot> = Vec::new();
+    if first.file.kind(db).is_json() {
+        // In JSON: the member that held the first block holds the new one, the map goes to the file's `locals`.
+        let root =
+            json::parse(first_text).ok_or_else(|| vec![format!("{}: cannot be read as JSON", first.file.path(db))])?;
+        let layout = json::Layout::of(first_text, &root);
+        let (body, map) = merged.render_json(provider, &alias, enabled, &layout).map_err(|e| vec![e])?;
+        let level = json::level_at(first_text, usize::from(first.member.start()), &layout);
+        let body = body.render(&layout, level);
+        let new = if first.member == first.block.range {
+            format!("{}{}{body}", json::quoted(provider), layout.colon)
+        } else {
+            body
+        };
+        push(first.file, first.member, new);
+        json_roots.push(copies::JsonRoot {
+            file: first.file,
+            anchor: first.member,
+            local: Some((alias.clone(), map)),
+            moved: Vec::new(),
+        });
+    } else {
+        push(first.file, first.block.range, finish::formatted_blocks(merged.render(provider, &alias, enabled)));
+    }
     if let Some(c) =
         foreach_syntax::format::comments(first_text).into_iter().find(|c| first.block.range.contains_range(*c))
     {
@@ -325,7 +355,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         ));
     }
     let mut removed: Vec<(SourceFile, TextRange, String)> =
-        configs[1..].iter().map(|c| (c.file, c.block.range, format!("`{provider}.{}`", c.alias))).collect();
+        configs[1..].iter().map(|c| (c.file, c.member, format!("`{provider}.{}`", c.alias))).collect();
     for (f, range, text, address) in &copies.blocks {
         match text {
             Some(t) => push(*f, *range, t.clone()),
@@ -341,7 +371,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         let text: &str = &text;
         let ranges: Vec<TextRange> = blocks.iter().map(|(_, r, _)| *r).collect();
         if file.kind(db).is_json() {
-            // A removed block is one member of its JSON object (`plain_json_member`).
+            // A removed block is one member of its JSON object or list (`json::member_of`).
             let root = json::parse(text).ok_or_else(|| vec![format!("{}: cannot be read as JSON", file.path(db))])?;
             let spans: Vec<std::ops::Range<usize>> =
                 ranges.iter().map(|r| std::ops::Range::<usize>::from(*r)).collect();
@@ -412,13 +442,17 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         push(*f, *range, text.clone());
     }
     for (file, _) in parsed.iter().filter(|(f, _)| f.kind(db).is_json()) {
-        let roots: Vec<&copies::JsonRoot> = copies.json_roots.iter().filter(|r| r.file == *file).collect();
+        let roots: Vec<&copies::JsonRoot> =
+            json_roots.iter().chain(&copies.json_roots).filter(|r| r.file == *file).collect();
         if roots.is_empty() {
             continue;
         }
         let text = file.text(db);
         for (range, new) in json_root::additions(&text, &roots).map_err(|e| vec![format!("{}: {e}", file.path(db))])? {
             push(*file, range, new);
+        }
+        if !copies.json_roots.iter().any(|r| r.file == *file) {
+            continue;
         }
         notes.push(format!(
             "{}: the blocks merged in this JSON file select their provider instance with `{provider}.{alias}[each.key]` \
