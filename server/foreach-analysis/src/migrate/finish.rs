@@ -1,5 +1,5 @@
-//! The last steps of a plan: the text it writes is formatted as `tofu fmt` formats it, and no two edits of a file
-//! overlap.
+//! The last steps of a plan: no two edits of a file overlap, every file still parses (JSON ones are still JSON),
+//! and the text it writes is formatted as `tofu fmt` formats it.
 //!
 //! What to format, and why not simply the whole file: the user's text that the migration does not change must stay
 //! byte for byte (docs/migrate.md promises it, and a migration's diff must show the migration, not a reformatting of
@@ -36,8 +36,8 @@ pub(super) fn formatted_blocks(text: String) -> String {
     }
 }
 
-/// Checks that no two edits of a file overlap (whoever applies them would drop one, leaving a half-migrated file),
-/// then formats again every native file that was formatted before.
+/// Checks that no two edits of a file overlap (whoever applies them would drop one, leaving a half-migrated file)
+/// and that every file parses after them, then formats again every native file that was formatted before.
 pub(super) fn finish(changes: &mut [FileChange]) -> Result<(), Vec<String>> {
     for c in changes.iter_mut() {
         c.edits.sort_by_key(|e| (e.location.range.start(), e.location.range.end()));
@@ -49,13 +49,22 @@ pub(super) fn finish(changes: &mut [FileChange]) -> Result<(), Vec<String>> {
                 line_of(&c.original, w[1].location.range.start())
             )]);
         }
-        let kind = FileKind::from_file_name(c.path.rsplit('/').next().unwrap_or_default());
-        if kind.is_none_or(FileKind::is_json) || format(&c.original, FileKind::Tf).ok().as_deref() != Some(&*c.original)
-        {
-            continue;
-        }
+        let kind = FileKind::from_file_name(c.path.rsplit('/').next().unwrap_or_default()).unwrap_or(FileKind::Tf);
         let edits: Vec<&TextEdit> = c.edits.iter().collect();
         let new = apply_edits(&c.original, &edits).text;
+        // What is written must read as it did: a file that parsed (they all did, or nothing was planned) parses, and
+        // a JSON file is still JSON.
+        let broken = !foreach_syntax::parse(&new, kind).errors.is_empty()
+            || (kind.is_json() && serde_json::from_str::<serde_json::Value>(&new).is_err());
+        if broken {
+            return Err(vec![format!(
+                "{}: internal error: the migrated file would not parse; nothing was planned (please report this)",
+                c.path
+            )]);
+        }
+        if kind.is_json() || format(&c.original, FileKind::Tf).ok().as_deref() != Some(&*c.original) {
+            continue;
+        }
         if let Ok(formatted) = format(&new, FileKind::Tf)
             && formatted != new
         {
