@@ -350,20 +350,21 @@ pub(super) fn removals(text: &str, root: &Node, targets: &[Range<usize>]) -> Vec
     // Containers emptied: their own member is removed instead, until none is.
     loop {
         let mut grown = false;
-        let mut by_container: Vec<(Range<usize>, Option<Range<usize>>, usize, usize)> = Vec::new();
+        // Per container: the member that holds it, and how many of its members go.
+        let mut by_container: Vec<(&Node, Option<Range<usize>>, usize)> = Vec::new();
         for t in &targets {
             let Some(p) = find(root, None, t) else { continue };
-            let r = p.container.range();
-            match by_container.iter_mut().find(|(c, ..)| *c == r) {
+            match by_container.iter_mut().find(|(c, ..)| c.range() == p.container.range()) {
                 Some(entry) => entry.2 += 1,
-                None => by_container.push((r, p.parent.clone(), 1, spans(p.container).len())),
+                None => by_container.push((p.container, p.parent.clone(), 1)),
             }
         }
-        for (container, parent, removed, total) in by_container {
+        for (container, parent, removed) in by_container {
             if let Some(parent) = parent
-                && removed == total
+                && removed == spans(container).len()
             {
-                targets.retain(|t| !(container.start <= t.start && t.end <= container.end));
+                let r = container.range();
+                targets.retain(|t| !(r.start <= t.start && t.end <= r.end));
                 targets.push(parent);
                 grown = true;
             }
