@@ -188,6 +188,24 @@ pub(super) fn member_of(text: &str, block: &foreach_syntax::ast::Block) -> Optio
     }
 }
 
+/// Where the comments (`"//"` members, which OpenTofu skips) inside `within` start.
+pub(super) fn comments_in(node: &Node, within: &Range<usize>) -> Vec<usize> {
+    let mut out = Vec::new();
+    match node {
+        Node::Object { members, .. } => {
+            for m in members {
+                if m.key == "//" && within.start <= m.key_range.start && m.span().end <= within.end {
+                    out.push(m.key_range.start);
+                }
+                out.extend(comments_in(&m.value, within));
+            }
+        }
+        Node::Array { elements, .. } => elements.iter().for_each(|e| out.extend(comments_in(e, within))),
+        Node::Scalar { .. } => {}
+    }
+    out
+}
+
 /// How a JSON file is laid out, so that what is added to it looks like the rest.
 #[derive(Debug, Clone)]
 pub(super) struct Layout {
@@ -554,5 +572,9 @@ mod tests {
         assert!(parse("{\"a\": }").is_none());
         assert!(parse("{\"a\": 1} x").is_none());
         assert!(parse("[\"a\\\"b\", 1.5e3, true, null]").is_some());
+        let text = "{\"//\": 1, \"a\": {\"//\": \"x\", \"b\": [{\"//\": 2}]}}";
+        let inner = span_of(text, "a");
+        let keys: Vec<usize> = text.match_indices("\"//\"").map(|(i, _)| i).skip(1).collect();
+        assert_eq!(comments_in(&parse(text).unwrap(), &inner), keys);
     }
 }

@@ -343,14 +343,20 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     } else {
         push(first.file, first.block.range, finish::formatted_blocks(merged.render(provider, &alias, enabled)));
     }
-    if let Some(c) =
-        foreach_syntax::format::comments(first_text).into_iter().find(|c| first.block.range.contains_range(*c))
-    {
+    let inside = if first.file.kind(db).is_json() {
+        let root = json::parse(first_text);
+        let comments = root.map(|r| json::comments_in(&r, &std::ops::Range::<usize>::from(first.member)));
+        comments.and_then(|c| c.first().map(|at| TextSize::from(*at as u32)))
+    } else {
+        let comments = foreach_syntax::format::comments(first_text);
+        comments.into_iter().find(|c| first.block.range.contains_range(*c)).map(|c| c.start())
+    };
+    if let Some(at) = inside {
         notes.push(format!(
             "{}:{}: the comment inside `{provider}.{}` is removed with its block (the new configuration is written \
              anew)",
             first.file.path(db),
-            line_of(first_text, c.start()),
+            line_of(first_text, at),
             first.alias
         ));
     }
@@ -375,6 +381,20 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
             let root = json::parse(text).ok_or_else(|| vec![format!("{}: cannot be read as JSON", file.path(db))])?;
             let spans: Vec<std::ops::Range<usize>> =
                 ranges.iter().map(|r| std::ops::Range::<usize>::from(*r)).collect();
+            let mut told = Vec::new();
+            for (i, span) in spans.iter().enumerate() {
+                if let Some(at) = json::comments_in(&root, span).first()
+                    && !told.contains(&i)
+                {
+                    told.push(i);
+                    notes.push(format!(
+                        "{}:{}: the comment (`\"//\"`) inside {} is removed with its block",
+                        file.path(db),
+                        line_of(text, TextSize::from(*at as u32)),
+                        blocks[i].2
+                    ));
+                }
+            }
             for r in json::removals(text, &root, &spans) {
                 push(
                     *file,
