@@ -4,7 +4,8 @@
 //! diagnostics are annotated inline), optional `args` (more command-line arguments, one line), optional `stderr`
 //! (lines standard error must contain, for what is left alone) and either `after/`
 //! (what `--write` must leave: also a fixture, so it must check clean) or `refused` (lines that standard error must
-//! contain; the command must exit 1 and change nothing). For a migrated case the test also asserts that `check`
+//! contain; the command must exit 1 and change nothing), and optional `oracle-vars` (`NAME=VALUE` lines: values the
+//! comparisons of old and new give variables that have none in the case; migrate itself runs without them). For a migrated case the test also asserts that `check`
 //! reports nothing new, that each new provider instance evaluates to the arguments of the old alias it replaces
 //! (`inspect`), and that every old resource, data source and module call address still exists or is the `from` of
 //! exactly one `moved` block (data sources: named in a note), its instance evaluating to what the old block did.
@@ -16,7 +17,7 @@ use std::path::{Path, PathBuf};
 mod run;
 use run::run_in;
 
-use foreach_load::{LoadOptions, load, path_string};
+use foreach_load::{LoadOptions, OrderedVar, load, path_string};
 use serde_json::Value;
 
 fn cases() -> PathBuf {
@@ -67,8 +68,12 @@ fn codes(dir: &Path) -> BTreeMap<String, usize> {
 
 /// The root module's provider configurations of `name`: per alias (or instance key of an expanded one), the
 /// evaluated arguments.
-fn provider_arguments(dir: &Path, name: &str) -> (BTreeMap<String, Value>, BTreeMap<String, Value>) {
-    let v = json(dir, &["inspect", "."]);
+fn provider_arguments(dir: &Path, name: &str, vars: &[String]) -> (BTreeMap<String, Value>, BTreeMap<String, Value>) {
+    let mut args = vec!["inspect", "."];
+    for v in vars {
+        args.extend(["--var", v.as_str()]);
+    }
+    let v = json(dir, &args);
     let (mut single, mut instances) = (BTreeMap::new(), BTreeMap::new());
     for p in v["providers"].as_array().unwrap() {
         if p["module"] != "" || p["name"] != name {
@@ -90,18 +95,23 @@ fn provider_arguments(dir: &Path, name: &str) -> (BTreeMap<String, Value>, BTree
 }
 
 /// Per alias or instance key, what each aliased `aws` configuration evaluates to, nested blocks included.
-fn configuration_values(dir: &Path) -> BTreeMap<String, foreach_analysis::eval::Value> {
+fn configuration_values(dir: &Path, vars: &[String]) -> BTreeMap<String, foreach_analysis::eval::Value> {
     let paths = [dir.to_path_buf()];
-    let loaded = load(&LoadOptions::new(&paths)).expect("loads");
+    let vars: Vec<OrderedVar> = vars.iter().map(|v| OrderedVar::Var(v.clone())).collect();
+    let loaded = load(&LoadOptions { ordered_vars: &vars, ..LoadOptions::new(&paths) }).expect("loads");
     let root = path_string(&loaded.roots[0]);
     loaded.host.provider_configuration_values(&root, "aws")
 }
 
 /// What each resource, data source and module call instance evaluates to, and the `moved` blocks.
 #[allow(clippy::type_complexity)]
-fn block_values(dir: &Path) -> (BTreeMap<String, foreach_analysis::eval::Value>, Vec<(String, String)>) {
+fn block_values(
+    dir: &Path,
+    vars: &[String],
+) -> (BTreeMap<String, foreach_analysis::eval::Value>, Vec<(String, String)>) {
     let paths = [dir.to_path_buf()];
-    let loaded = load(&LoadOptions::new(&paths)).expect("loads");
+    let vars: Vec<OrderedVar> = vars.iter().map(|v| OrderedVar::Var(v.clone())).collect();
+    let loaded = load(&LoadOptions { ordered_vars: &vars, ..LoadOptions::new(&paths) }).expect("loads");
     let root = path_string(&loaded.roots[0]);
     loaded.host.block_values(&root)
 }
@@ -221,10 +231,20 @@ fn check_case(case: &Path) -> Result<(), String> {
     if !String::from_utf8_lossy(&preview.stdout).contains("+++ b/") {
         return Err(format!("{name}: the preview is not a unified diff"));
     }
-    let (old_single, _) = provider_arguments(dir, "aws");
-    let old_values = configuration_values(dir);
-    let old_blocks = block_values(dir).0;
+    // The values the comparisons below give variables that have no value in the case (`NAME=VALUE` lines of
+    // `oracle-vars`): migrate runs without them, as a pipeline's module is migrated, and copies what uses them as
+    // written; with them, what the old and new configurations evaluate to can be compared.
+    let oracle_vars: Vec<String> = std::fs::read_to_string(case.join("oracle-vars"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(String::from)
+        .collect();
+    let (old_single, _) = provider_arguments(dir, "aws", &oracle_vars);
+    let old_values = configuration_values(dir, &oracle_vars);
+    let old_blocks = block_values(dir, &oracle_vars).0;
     let old_codes = codes(dir);
+    let formatted_before: Vec<String> = native_files(dir).into_iter().filter(|f| fmt_check(dir, f).is_ok()).collect();
     let written = run_in(dir, &write_args);
     if written.status.code() != Some(0) {
         return Err(format!("{name}: --write failed: {}", String::from_utf8_lossy(&written.stderr)));
@@ -240,6 +260,15 @@ fn check_case(case: &Path) -> Result<(), String> {
         }
         return Err(msg);
     }
+    // JSON files are still JSON (the fixture harness checks that `after/` checks clean).
+    for (p, bytes) in tree(dir).iter().filter(|(p, _)| p.ends_with(".json")) {
+        serde_json::from_slice::<Value>(bytes).map_err(|e| format!("{name}: {p} is no longer JSON: {e}"))?;
+    }
+    // `fmt --check` passes on every file that it passed on before: the blocks migrate writes are formatted, and its
+    // edits leave the user's lines as `tofu fmt` wants them.
+    for f in &formatted_before {
+        fmt_check(dir, f).map_err(|diff| format!("{name}: {f} is no longer formatted:\n{diff}"))?;
+    }
     // Nothing new from `check`.
     for (code, n) in codes(dir) {
         if n > old_codes.get(&code).copied().unwrap_or(0) {
@@ -247,7 +276,7 @@ fn check_case(case: &Path) -> Result<(), String> {
         }
     }
     // Each old alias is now an instance with the same evaluated arguments.
-    let (new_single, instances) = provider_arguments(dir, "aws");
+    let (new_single, instances) = provider_arguments(dir, "aws", &oracle_vars);
     for (alias, args) in &old_single {
         if new_single.contains_key(alias) {
             continue;
@@ -258,19 +287,82 @@ fn check_case(case: &Path) -> Result<(), String> {
         }
     }
     // The same, nested blocks (`assume_role`) included, through the analysis.
-    let new_values = configuration_values(dir);
+    let new_values = configuration_values(dir, &oracle_vars);
     for (alias, value) in &old_values {
         if new_values.get(alias) != Some(value) {
             return Err(format!("{name}: aws.{alias} was {value:?}, its instance is {:?}", new_values.get(alias)));
         }
     }
     // Every old address is still there or moved, and each merged instance evaluates to what its block did.
-    check_addresses(&name, &err, &old_blocks, &block_values(dir))?;
+    check_addresses(&name, &err, &old_blocks, &block_values(dir, &oracle_vars))?;
     // Running again finds nothing left to merge.
     if run_in(dir, &args).status.code() != Some(1) {
         return Err(format!("{name}: a second migration should find nothing to merge"));
     }
     Ok(())
+}
+
+/// The native configuration files under `dir` (what `fmt` formats), relative.
+fn native_files(dir: &Path) -> Vec<String> {
+    let native = |p: &str| [".tf", ".tofu", ".tftest.hcl"].iter().any(|e| p.ends_with(e));
+    tree(dir).into_keys().filter(|p| native(p)).collect()
+}
+
+/// `foreach-ls fmt --check` on one file: `Err` holds the diff `--diff` shows when it needs formatting.
+fn fmt_check(dir: &Path, file: &str) -> Result<(), String> {
+    let o = run_in(dir, &["fmt", "--check", "--diff", file]);
+    match o.status.code() {
+        Some(0) => Ok(()),
+        _ => Err(format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))),
+    }
+}
+
+/// The same, with the real `terraform fmt` as the judge, on the expected results (`migrate_cases` asserts that the
+/// migration writes exactly those): every file of an `after/` directory whose `before/` form `terraform fmt`
+/// accepts as it is must be accepted too. Skips, saying why, when `terraform` is not installed.
+#[test]
+fn expected_results_pass_terraform_fmt() {
+    if std::process::Command::new("terraform").arg("version").output().is_err() {
+        let line = "SKIPPED expected_results_pass_terraform_fmt: `terraform` is not installed (it is the judge)";
+        println!("{line}");
+        eprintln!("{line}");
+        return;
+    }
+    // `terraform fmt -` formats standard input whatever the file's name (it refuses `.tofu` names as arguments).
+    let terraform_formats = |bytes: &[u8]| -> bool {
+        let mut child = std::process::Command::new("terraform")
+            .args(["fmt", "-"])
+            .env("TF_CLI_CONFIG_FILE", "/dev/null")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("terraform runs");
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), bytes).unwrap();
+        let out = child.wait_with_output().unwrap();
+        out.status.success() && out.stdout == bytes
+    };
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for case in std::fs::read_dir(cases()).unwrap().map(|e| e.unwrap().path()) {
+        let after = case.join("after");
+        if !after.is_dir() {
+            continue;
+        }
+        let before = tree(&case.join("before"));
+        for f in native_files(&after) {
+            let was = before.get(&f);
+            if was.is_none_or(|b| !terraform_formats(b)) {
+                continue;
+            }
+            checked += 1;
+            if !terraform_formats(&std::fs::read(after.join(&f)).unwrap()) {
+                failures.push(format!("{}/after/{f}", case.file_name().unwrap().to_string_lossy()));
+            }
+        }
+    }
+    assert!(checked > 10, "only {checked} files were checked");
+    assert!(failures.is_empty(), "`terraform fmt` would change: {failures:?}");
 }
 
 #[test]

@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use foreach_syntax::ast::{Attribute, Block, Body};
 
-use super::eval_static;
+use super::json;
+use super::statics::Statics;
 use crate::db::{Db, SourceFile};
-use crate::eval::ModuleScope;
 
 /// One old aliased configuration.
 #[derive(Debug, Clone)]
@@ -18,14 +18,17 @@ pub struct Config {
     pub text: Arc<str>,
     pub block: Block,
     pub alias: String,
+    /// What replacing or removing the block replaces or removes: the block in a native file; in a JSON file, the
+    /// member that holds it (`json::member_of`).
+    pub member: foreach_syntax::TextRange,
 }
 
 /// One argument or nested block of the new configuration.
 #[derive(Debug, Clone)]
 enum Item {
-    /// An argument written the same in every old block (or evaluating to the same value): its name and the
-    /// expression text of the first block.
-    SameArg { name: String, text: String },
+    /// An argument written the same in every old block (or evaluating to the same value): its name, the
+    /// expression text of the first block, and the column that argument starts at there.
+    SameArg { name: String, text: String, column: usize },
     /// A nested block written the same in every old block: copied from the first block.
     Same(String),
     /// An argument whose value differs: per old alias, its expression text (`None`: not set there).
@@ -48,13 +51,13 @@ pub(super) struct Merged {
 /// every nested block that cannot be merged.
 pub(super) fn evaluate(
     db: &dyn Db,
-    scope: &ModuleScope,
+    statics: &Statics<'_>,
     configs: &[Config],
     provider: &str,
 ) -> Result<Merged, Vec<String>> {
     let bodies: Vec<(&Config, &Body)> = configs.iter().map(|c| (c, &c.block.body)).collect();
     let mut errors = Vec::new();
-    let items = merge(db, scope, &bodies, provider, "", &mut errors);
+    let items = merge(db, statics, &bodies, provider, "", &mut errors);
     if errors.is_empty() {
         Ok(Merged { keys: configs.iter().map(|c| c.alias.clone()).collect(), items })
     } else {
@@ -73,7 +76,7 @@ pub(super) fn squeezed(s: &str) -> String {
 
 fn merge(
     db: &dyn Db,
-    scope: &ModuleScope,
+    statics: &Statics<'_>,
     bodies: &[(&Config, &Body)],
     provider: &str,
     path: &str,
@@ -100,7 +103,11 @@ fn merge(
         let attrs: Vec<Option<&Attribute>> = bodies.iter().map(|(_, b)| b.attribute(name)).collect();
         let texts: Vec<Option<String>> =
             bodies.iter().zip(&attrs).map(|((c, _), a)| a.map(|a| source(c, a.value.range).to_string())).collect();
-        let same = || Item::SameArg { name: name.to_string(), text: texts[0].clone().unwrap_or_default() };
+        let column = attrs[0].map_or(0, |a| {
+            let (text, at) = (&bodies[0].0.text, usize::from(a.range.start()));
+            at - text[..at].rfind('\n').map_or(0, |i| i + 1)
+        });
+        let same = || Item::SameArg { name: name.to_string(), text: texts[0].clone().unwrap_or_default(), column };
         if texts.iter().all(|t| t.is_some())
             && texts.iter().all(|t| squeezed(t.as_deref().unwrap_or("")) == squeezed(texts[0].as_deref().unwrap_or("")))
         {
@@ -115,12 +122,15 @@ fn merge(
                 continue;
             };
             let origin = format!("`{name}` of `{provider}.{}`{}", c.alias, in_block(path));
-            match eval_static(db, scope, c.file, &a.value, origin) {
+            match statics.eval(db, c.file, &a.value, origin) {
                 Ok(v) => values.push(Some(v)),
                 Err(e) => errors.push(e),
             }
         }
-        if values.len() == bodies.len() && values.iter().all(|v| v.is_some() && *v == values[0]) {
+        // Equal values are the same argument only when wholly known: two unknowns (variables with no value here)
+        // compare equal whatever they hold.
+        let known = |v: &Option<crate::eval::Value>| v.as_ref().is_some_and(|v| v.first_unknown().is_none());
+        if values.len() == bodies.len() && values.iter().all(|v| known(v) && *v == values[0]) {
             items.push(same());
         } else {
             items.push(Item::Differs { name: name.to_string(), texts });
@@ -156,7 +166,7 @@ fn merge(
                     None => present.push(None),
                 }
             }
-            let nested = merge(db, scope, &inner, provider, &where_, errors);
+            let nested = merge(db, statics, &inner, provider, &where_, errors);
             items.push(Item::Optional { ident: ident.to_string(), present, items: nested });
             continue;
         }
@@ -174,7 +184,7 @@ fn merge(
             continue;
         }
         let inner: Vec<(&Config, &Body)> = bodies.iter().zip(&blocks).map(|((c, _), bs)| (*c, &bs[0].body)).collect();
-        let nested = merge(db, scope, &inner, provider, &where_, errors);
+        let nested = merge(db, statics, &inner, provider, &where_, errors);
         items.push(Item::Block { ident: ident.to_string(), items: nested });
     }
     items
@@ -225,6 +235,64 @@ impl Merged {
         block_items(&self.items, "each.value", 2, &mut s);
         s.push('}');
         s
+    }
+}
+
+impl Merged {
+    /// The same in a JSON file laid out as `layout`: the new provider configuration's body and the map for the
+    /// file's `locals` (each old value as written: JSON strings are templates in both places). An argument that
+    /// differs and holds an object or a list cannot move into the map there: JSON does not tell a nested block
+    /// (`assume_role`) from an argument, and a block cannot be read from `each.value`.
+    pub(super) fn render_json(
+        &self,
+        provider: &str,
+        alias: &str,
+        enabled: bool,
+        layout: &json::Layout,
+    ) -> Result<(json::Out, json::Out), String> {
+        use json::Out;
+        let level = |column: usize| column / layout.unit.len().max(1);
+        let mut body = vec![
+            ("alias".to_string(), Out::Str(alias.to_string())),
+            ("for_each".to_string(), Out::Str(format!("${{local.{alias}}}"))),
+        ];
+        let mut entries: Vec<(String, Vec<(String, Out)>)> =
+            self.keys.iter().map(|k| (k.clone(), Vec::new())).collect();
+        for item in &self.items {
+            match item {
+                Item::SameArg { name, text, column } => {
+                    body.push((name.clone(), Out::Raw { text: text.replace("\r\n", "\n"), level: level(*column) }))
+                }
+                Item::Differs { name, texts } => {
+                    if texts.iter().flatten().any(|t| t.starts_with('{') || t.starts_with('[')) {
+                        let names: Vec<String> = self.keys.iter().map(|k| format!("`{provider}.{k}`")).collect();
+                        return Err(format!(
+                            "`{name}` differs between the JSON configurations {} and holds an object or a list, \
+                             which in JSON may be a nested block (JSON cannot tell them apart) and cannot be read \
+                             from the map; make it the same in every configuration, or migrate by hand",
+                            names.join(", ")
+                        ));
+                    }
+                    body.push((name.clone(), Out::Str(format!("${{each.value.{name}}}"))));
+                    for ((_, e), t) in entries.iter_mut().zip(texts) {
+                        e.push((name.clone(), Out::Raw { text: t.clone().unwrap_or_else(|| "null".into()), level: 0 }));
+                    }
+                }
+                // JSON configurations hold only arguments (`provider` bodies are read as such).
+                Item::Same(_) | Item::Block { .. } | Item::Optional { .. } => {
+                    return Err("a configuration of a JSON file has a nested block, which migrate does not \
+                                convert in JSON; migrate by hand"
+                        .to_string());
+                }
+            }
+        }
+        if enabled {
+            entries
+                .iter_mut()
+                .for_each(|(_, e)| e.push(("enabled".into(), Out::Raw { text: "true".into(), level: 0 })));
+        }
+        let map = Out::Object(entries.into_iter().map(|(k, e)| (k, Out::Object(e))).collect());
+        Ok((Out::Object(body), map))
     }
 }
 
@@ -303,7 +371,7 @@ fn block_items(items: &[Item], path: &str, indent: usize, s: &mut String) {
             s.push('\n');
         }
         match item {
-            Item::SameArg { name, text } => {
+            Item::SameArg { name, text, .. } => {
                 s.push_str(&format!("{pad}{name:width$} = {}\n", text.replace("\r\n", "\n")))
             }
             Item::Same(text) => s.push_str(&format!("{pad}{}\n", text.replace("\r\n", "\n"))),

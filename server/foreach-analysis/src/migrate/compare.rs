@@ -118,11 +118,16 @@ pub fn block_values(db: &dyn Db, ws: Workspace, dir: &str) -> (BTreeMap<String, 
                 ("data", Some(t), Some(n)) => format!("data.{t}.{n}"),
                 ("module", Some(n), None) => format!("module.{n}"),
                 ("moved", _, _) => {
+                    // In JSON an address with escapes (`"aws_vpc.this[\"use1\"]"`) has its string's range.
                     let side = |k: &str| {
-                        block.body.attribute(k).and_then(|a| text.get(std::ops::Range::<usize>::from(a.value.range)))
+                        let t = block
+                            .body
+                            .attribute(k)
+                            .and_then(|a| text.get(std::ops::Range::<usize>::from(a.value.range)))?;
+                        Some(serde_json::from_str::<String>(t).unwrap_or_else(|_| t.to_string()))
                     };
                     if let (Some(from), Some(to)) = (side("from"), side("to")) {
-                        moved.push((from.to_string(), to.to_string()));
+                        moved.push((from, to));
                     }
                     continue;
                 }

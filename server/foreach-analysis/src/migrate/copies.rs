@@ -14,7 +14,7 @@ use foreach_syntax::ast::Block;
 use foreach_syntax::{Parse, TextRange};
 
 use super::addresses::{Kind, Rename, rewrite_body};
-use super::copy_merge::{Copy, Group, Target, merge};
+use super::copy_merge::{Copy, Group, Merged, Target, merge};
 use super::text::{alias_reference, line_of, mentions};
 use crate::db::{Db, SourceFile};
 use crate::model::module::is_override;
@@ -32,6 +32,19 @@ pub(super) struct Merges {
     pub left_alone: Vec<String>,
     pub notes: Vec<String>,
     pub refusals: Vec<String>,
+    /// What sets merged in JSON files add to their file's root object.
+    pub json_roots: Vec<JsonRoot>,
+}
+
+/// What one set merged in a JSON file adds to the file's root object, next to the root member that holds the
+/// merged block (`anchor`, the first copy's range).
+#[derive(Debug)]
+pub(super) struct JsonRoot {
+    pub file: SourceFile,
+    pub anchor: TextRange,
+    /// The local map, by name.
+    pub local: Option<(String, super::json::Out)>,
+    pub moved: Vec<super::json::Out>,
 }
 
 impl Merges {
@@ -73,8 +86,11 @@ pub(super) fn plan(
             }
             let Some(key) = alias_of(block, kind, target) else { continue };
             let at = format!("{}:{}: `{}`", f.path(db), line_of(text, block.range.start()), address(kind, &ty, &name));
-            if f.kind(db).is_json() {
-                continue; // refused already: a JSON file that names an old alias
+            if f.kind(db).is_json() && super::json::member_of(text, block) != Some(block.range) {
+                out.left_alone.push(format!(
+                    "{at} is written as a list of blocks in JSON; it is not merged (its provider reference is rewritten)"
+                ));
+                continue;
             }
             if block.body.attribute("for_each").is_some() || block.body.attribute("count").is_some() {
                 out.left_alone.push(format!("{at} already iterates; it is not merged"));
@@ -111,6 +127,12 @@ pub(super) fn plan(
                  or merge these copies by hand",
                 g.address(),
                 old_address(&g, i)
+            ))
+        } else if g.copies.iter().any(|c| c.file.kind(db).is_json() != first.file.kind(db).is_json()) {
+            Some(format!(
+                "the copies of `{}` are in both JSON and native files, and would merge into one block of one \
+                 syntax; move them into files of one kind first, or merge by hand",
+                g.address()
             ))
         } else if g.copies.len() < 2 {
             Some(format!("`{}` has no copy for another alias to merge with", old_address(&g, 0)))
@@ -172,7 +194,15 @@ pub(super) fn plan(
             }
         }
     };
-    for (g, text) in active.iter().zip(texts) {
+    for (g, merged) in active.iter().zip(texts) {
+        let text = match merged {
+            Merged::Native(text) => text,
+            Merged::Json { member, local, moved } => {
+                let c = &g.copies[0];
+                out.json_roots.push(JsonRoot { file: c.file, anchor: c.block.range, local, moved });
+                member
+            }
+        };
         for (i, c) in g.copies.iter().enumerate() {
             let text = if i == 0 { Some(text.clone()) } else { None };
             out.blocks.push((c.file, c.block.range, text, old_address(g, i)));
@@ -193,29 +223,27 @@ pub(super) fn plan(
     for (f, p) in parsed {
         let text = f.text(db);
         let text: &str = &text;
-        if f.kind(db).is_json() {
-            if renames.iter().any(|r| mentions_address(text, r)) {
-                out.refusals.push(format!(
-                    "{}: refers to a block the copies merge into in JSON, which migrate does not edit",
-                    f.path(db)
-                ));
-            }
-            continue;
-        }
+        let json = f.kind(db).is_json();
         let mut edits = Vec::new();
         let mut errors = Vec::new();
         rewrite_body(text, &p.body, &renames, &mut edits, &mut errors);
         let errors: Vec<TextRange> = errors.into_iter().filter(|r| !out.claims(*f, *r)).collect();
         for r in errors {
+            let how = if json {
+                "is written with escapes in its JSON string"
+            } else {
+                "has spaces or comments inside its address"
+            };
             out.refusals.push(format!(
-                "{}:{}: this reference to a merged block has spaces or comments inside its address; write it \
-                 without them first",
+                "{}:{}: this reference to a merged block {how}; write it without them first",
                 f.path(db),
                 line_of(text, r.start())
             ));
         }
         for (range, new) in edits {
             if !out.claims(*f, range) {
+                // In JSON a reference is text inside a string (`"${aws_vpc.vpc_use1.id}"`): the new one is escaped.
+                let new = if json { super::json::escaped(&new) } else { new };
                 out.references.push((*f, range, new));
             }
         }

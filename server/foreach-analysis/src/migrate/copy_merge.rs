@@ -7,6 +7,7 @@ use foreach_syntax::ast::{Attribute, Body, Expr, ExprKind};
 
 use super::addresses::{KeyStyle, Kind, Rename, apply_in, rewrite_expr};
 use super::build::{squeezed, widths};
+use super::json;
 use super::text::{alias_reference, line_of};
 use crate::db::{Db, SourceFile};
 
@@ -60,23 +61,39 @@ pub(super) struct Target<'a> {
     pub keys: &'a [String],
 }
 
-/// The text that replaces the first copy: the local map (when one is needed), the merged block and, for resources
-/// and module calls, one `moved` block per copy. `\n` line breaks.
-pub(super) fn merge(db: &dyn Db, group: &Group<'_>, renames: &[Rename], target: Target<'_>) -> Result<String, String> {
+/// What replaces a set of copies.
+#[derive(Debug, Clone)]
+pub(super) enum Merged {
+    /// In a native file: the text that replaces the first copy, the local map (when one is needed), the merged
+    /// block and, for resources and module calls, one `moved` block per copy. `\n` line breaks.
+    Native(String),
+    /// In a JSON file: the member that replaces the first copy (`"logs": { … }`), and what goes to the file's root
+    /// object: the local map, by name, and the `moved` blocks.
+    Json { member: String, local: Option<(String, json::Out)>, moved: Vec<json::Out> },
+}
+
+pub(super) fn merge(db: &dyn Db, group: &Group<'_>, renames: &[Rename], target: Target<'_>) -> Result<Merged, String> {
     let texts: Vec<std::sync::Arc<str>> = group.copies.iter().map(|c| c.file.text(db)).collect();
+    let first = &group.copies[0];
+    let layout = if first.file.kind(db).is_json() {
+        let root = json::parse(&texts[0]).ok_or("its JSON file cannot be read")?;
+        Some(json::Layout::of(&texts[0], &root))
+    } else {
+        None
+    };
     let mut walk = Walk {
         texts: texts.iter().map(|t| &**t).collect(),
         keys: group.copies.iter().map(|c| c.key.as_str()).collect(),
         kind: group.kind,
         renames,
         target,
+        json: layout.is_some(),
         edits: Vec::new(),
         values: Vec::new(),
     };
     let bodies: Vec<&Body> = group.copies.iter().map(|c| &c.block.body).collect();
     walk.body(&bodies, "", false)?;
 
-    let first = &group.copies[0];
     let text = walk.texts[0];
     let label = first.block.labels.get(if group.kind == Kind::Module { 0 } else { 1 }).ok_or("it has no name")?;
     walk.edits.push((label.range, format!("\"{}\"", group.name)));
@@ -92,26 +109,48 @@ pub(super) fn merge(db: &dyn Db, group: &Group<'_>, renames: &[Rename], target: 
     };
     let (open, at_usize) = (usize::from(first.block.body_range.start()) + 1, usize::from(at));
     let line_start = text[..at_usize].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &text[line_start.max(open).min(at_usize)..at_usize];
+    let moved: Vec<&Rename> = if group.kind == Kind::Data {
+        Vec::new()
+    } else {
+        renames.iter().filter(|r| r.kind == group.kind && r.ty == group.ty && r.new == group.name).collect()
+    };
+
+    if let Some(layout) = &layout {
+        // In JSON: `"for_each"` first, as the first member was written (on its own line or not).
+        let sep = if line_start < open { layout.after_comma.clone() } else { format!("{}{indent}", layout.newline) };
+        let key = json::quoted("for_each");
+        let value = json::quoted(&format!("${{{for_each}}}"));
+        walk.edits.push((TextRange::empty(at), format!("{key}{}{value},{sep}", layout.colon)));
+        let local = local.map(|l| (l.clone(), walk.local_json()));
+        let moved = moved
+            .iter()
+            .map(|r| {
+                json::Out::Object(vec![
+                    ("from".to_string(), json::Out::Str(r.old_address())),
+                    ("to".to_string(), json::Out::Str(r.new_instance())),
+                ])
+            })
+            .collect();
+        return Ok(Merged::Json { member: apply_in(text, first.block.range, &walk.edits), local, moved });
+    }
+
     if line_start < open {
         return Err("it is written on one line".to_string());
     }
-    let indent = &text[line_start..at_usize];
     // A blank line after it keeps the `=` of the arguments below aligned as `tofu fmt` wants them.
     walk.edits.push((TextRange::empty(at), format!("for_each = {for_each}\n\n{indent}")));
-
     let mut out = String::new();
     if let Some(l) = &local {
         out.push_str(&walk.render_local(l));
         out.push_str("\n\n");
     }
     out.push_str(&apply_in(text, first.block.range, &walk.edits).replace("\r\n", "\n"));
-    if group.kind != Kind::Data {
-        for r in renames.iter().filter(|r| r.kind == group.kind && r.ty == group.ty && r.new == group.name) {
-            out.push_str("\n\n");
-            out.push_str(&r.moved_block());
-        }
+    for r in moved {
+        out.push_str("\n\n");
+        out.push_str(&r.moved_block());
     }
-    Ok(out)
+    Ok(Merged::Native(super::finish::formatted_blocks(out)))
 }
 
 /// The merged block's `for_each`: the provider's map (or the block's own, `local`) filtered on the provider map's
@@ -134,6 +173,9 @@ struct Walk<'a> {
     kind: Kind,
     renames: &'a [Rename],
     target: Target<'a>,
+    /// The copies are in a JSON file: what is written goes inside JSON strings, and values that differ must be
+    /// scalars (an object may be a nested block there).
+    json: bool,
     /// Edits of the first copy, in its file's offsets.
     edits: Vec<(TextRange, String)>,
     /// Values that move into the map: their name, and per copy the text and the indentation it was written at.
@@ -158,6 +200,7 @@ impl Walk<'_> {
             match name {
                 "provider" if top && self.kind != Kind::Module => {
                     let p = self.target;
+                    self.expression_text(0, attr.value.range)?;
                     self.edits.push((attr.value.range, format!("{}.{}[each.key]", p.provider, p.alias)));
                 }
                 "providers" if top && self.kind == Kind::Module => self.providers(&attrs)?,
@@ -195,12 +238,32 @@ impl Walk<'_> {
         let mut edits = Vec::new();
         rewrite_expr(self.texts[i], expr, self.renames, style, &mut edits).map_err(|r| {
             format!(
-                "the reference at line {} of the copy for `{}` has spaces or comments inside its address",
+                "the reference at line {} of the copy for `{}` {}",
                 line_of(self.texts[i], r.start()),
-                self.keys[i]
+                self.keys[i],
+                if self.json {
+                    "is written with escapes in its JSON string"
+                } else {
+                    "has spaces or comments inside its address"
+                }
             )
         })?;
+        if self.json {
+            edits.iter_mut().for_each(|(_, t)| *t = json::escaped(t));
+        }
         Ok((apply_in(self.texts[i], expr.range, &edits), edits))
+    }
+
+    /// In JSON, that `range` of copy `i` is the text of an expression inside its string (not the whole string, as
+    /// for one written with escapes), so that an edit there is an edit of the expression.
+    fn expression_text(&self, i: usize, range: TextRange) -> Result<(), String> {
+        match self.texts[i].get(std::ops::Range::<usize>::from(range)) {
+            Some(t) if self.json && t.starts_with('"') => Err(format!(
+                "the copy for `{}` writes a provider reference with escapes in its JSON string",
+                self.keys[i]
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// An argument that must be written the same in every copy (once the references are rewritten).
@@ -239,6 +302,14 @@ impl Walk<'_> {
             self.edits.extend(own.swap_remove(0).1);
             return Ok(());
         }
+        if self.json && attrs.iter().any(|a| matches!(a.value.kind, ExprKind::Object(_) | ExprKind::Tuple(_))) {
+            return Err(format!(
+                "`{name}`{} differs between the copies and is an object or a list, which in JSON may be a nested \
+                 block (JSON cannot tell them apart), so it cannot move into a map; make it the same in every copy, \
+                 or merge by hand",
+                in_block(path)
+            ));
+        }
         let mut texts = Vec::new();
         for (i, a) in attrs.iter().enumerate() {
             let (t, _) = self.rewritten(i, &a.value, KeyStyle::Literal)?;
@@ -251,7 +322,9 @@ impl Walk<'_> {
             n += 1;
             key = format!("{base}_{n}");
         }
-        self.edits.push((attrs[0].value.range, format!("each.value.{key}")));
+        let reads =
+            if self.json { json::quoted(&format!("${{each.value.{key}}}")) } else { format!("each.value.{key}") };
+        self.edits.push((attrs[0].value.range, reads));
         self.values.push((key, texts));
         Ok(())
     }
@@ -271,6 +344,7 @@ impl Walk<'_> {
                 if alias_reference(&item.value, p.provider, p.keys).is_some() {
                     shape.push(format!("{key} = <alias>"));
                     if i == 0 {
+                        self.expression_text(0, item.value.range)?;
                         self.edits.push((item.value.range, format!("{}.{}[each.key]", p.provider, p.alias)));
                     }
                 } else {
@@ -292,6 +366,17 @@ impl Walk<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The local map in JSON: `{ "<key>": { "<value>": … } }`, each value as written in its copy (a scalar, on
+    /// one line: `value` refuses the rest).
+    fn local_json(&self) -> json::Out {
+        let entry = |i: usize| {
+            let values =
+                self.values.iter().map(|(n, texts)| (n.clone(), json::Out::Raw { text: texts[i].0.clone(), level: 0 }));
+            json::Out::Object(values.collect())
+        };
+        json::Out::Object(self.keys.iter().enumerate().map(|(i, key)| (key.to_string(), entry(i))).collect())
     }
 
     /// `locals { <name> = { <key> = { <value> = … } } }`.

@@ -12,22 +12,28 @@ mod build;
 mod compare;
 mod copies;
 mod copy_merge;
+mod finish;
+mod json;
+mod json_root;
+mod removal;
+mod statics;
+#[cfg(test)]
+mod tests;
 mod text;
 
 use std::sync::Arc;
 
-use foreach_syntax::TextRange;
-use foreach_syntax::ast::{Body, ExprKind};
+use foreach_syntax::ast::{Body, ExprKind, Structure};
+use foreach_syntax::{TextRange, TextSize};
 
 use crate::base::{FileId, FileRange};
 use crate::db::{Db, SourceFile, Workspace, module, parse};
 use crate::diagnostics::TextEdit;
-use crate::eval::{EvalContext, ModuleScope, Value};
 use crate::fixes::line_endings::{to_crlf, uses_crlf};
 use crate::model::module::is_override;
 use crate::module_eval::{root_for_dir, scope_for_node};
 use crate::tree::module_tree;
-use text::{alias_reference, is_name, line_of, mentions, removal_range};
+use text::{alias_reference, is_name, line_of, mentions};
 
 pub use build::Config;
 pub use compare::{block_values, configuration_values};
@@ -167,16 +173,26 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
                 ));
                 continue;
             }
-            if f.kind(db).is_json() {
+            let member = if f.kind(db).is_json() { json::member_of(text, block) } else { Some(block.range) };
+            let Some(member) = member else {
                 refusals.push(format!(
-                    "{}: `{provider}.{alias}` is declared in a JSON file, which migrate does not edit; convert it \
-                     by hand or regenerate it",
-                    f.path(db)
+                    "{}:{}: `{provider}.{alias}` is written in a JSON shape migrate does not edit (neither a \
+                     property `\"{provider}\": {{…}}` nor an element of a list of them); convert it by hand",
+                    f.path(db),
+                    line_of(text, block.range.start())
                 ));
                 continue;
-            }
-            configs.push(Config { file: *f, text: file_text.clone(), block: block.clone(), alias });
+            };
+            configs.push(Config { file: *f, text: file_text.clone(), block: block.clone(), alias, member });
         }
+    }
+    // The new configuration is written in the syntax of the blocks it replaces: values copied from JSON into a
+    // native file (or back) could change meaning (a JSON object's keys are literal, a native one's are not).
+    if configs.iter().any(|c| c.file.kind(db).is_json()) && configs.iter().any(|c| !c.file.kind(db).is_json()) {
+        refusals.push(format!(
+            "the aliased `{provider}` configurations are declared in both JSON and native files; move them into \
+             files of one kind first"
+        ));
     }
     if configs.len() < 2 && refusals.is_empty() {
         refusals.push(format!(
@@ -192,16 +208,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
         }
     }
 
-    // References in JSON and test files are left to the user: refuse when a JSON file of the module names an old
-    // alias (the configuration would no longer be valid), list test files.
-    for (f, _) in &parsed {
-        if f.kind(db).is_json() && old.iter().any(|a| mentions(&f.text(db), provider, a)) {
-            refusals.push(format!(
-                "{}: refers to an aliased `{provider}` configuration in JSON, which migrate does not edit",
-                f.path(db)
-            ));
-        }
-    }
+    // References in test files are left to the user (their `provider` and `run` blocks are their own): listed.
     for f in module_dir.files(db).iter().filter(|f| f.kind(db).is_test()) {
         if old.iter().any(|a| mentions(&f.text(db), provider, a)) {
             left_alone.push(format!(
@@ -225,7 +232,18 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     if !refusals.is_empty() {
         return Err(refusals);
     }
-    let merged = build::evaluate(db, &scope, &configs, provider)?;
+    let statics = statics::Statics {
+        scope: &scope,
+        locals: parsed
+            .iter()
+            .flat_map(|(_, p)| {
+                p.body
+                    .blocks_named("locals")
+                    .flat_map(move |l| l.body.attributes().map(move |a| (a.key.name.to_string(), &*a.value)))
+            })
+            .collect(),
+    };
+    let merged = build::evaluate(db, &statics, &configs, provider)?;
     if opts.resources && merged.differs_in("enabled") {
         return Err(vec![format!(
             "the `{provider}` configurations differ in an argument `enabled`, the name --resources needs in their \
@@ -296,45 +314,184 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
     };
     let mut notes = Vec::new();
     let first = &configs[0];
-    push(first.file, first.block.range, merged.render(provider, &alias, !copies.renames.is_empty()));
+    // The new configuration takes the place of the first block. Comments right above it stay, above the new one:
+    // they often describe the whole set, and removing the user's words is worse than keeping a stale one. It is
+    // written anew from the old arguments, so comments inside the first block do not make it: say so.
+    let first_text: &str = &first.text;
+    let enabled = !copies.renames.is_empty();
+    let mut json_roots: Vec<copies::JsonRoot> = Vec::new();
+    if first.file.kind(db).is_json() {
+        // In JSON: the member that held the first block holds the new one, the map goes to the file's `locals`.
+        let root =
+            json::parse(first_text).ok_or_else(|| vec![format!("{}: cannot be read as JSON", first.file.path(db))])?;
+        let layout = json::Layout::of(first_text, &root);
+        let (body, map) = merged.render_json(provider, &alias, enabled, &layout).map_err(|e| vec![e])?;
+        let level = json::level_at(first_text, usize::from(first.member.start()), &layout);
+        let body = body.render(&layout, level);
+        let new = if first.member == first.block.range {
+            format!("{}{}{body}", json::quoted(provider), layout.colon)
+        } else {
+            body
+        };
+        push(first.file, first.member, new);
+        json_roots.push(copies::JsonRoot {
+            file: first.file,
+            anchor: first.member,
+            local: Some((alias.clone(), map)),
+            moved: Vec::new(),
+        });
+    } else {
+        push(first.file, first.block.range, finish::formatted_blocks(merged.render(provider, &alias, enabled)));
+    }
+    let inside = if first.file.kind(db).is_json() {
+        let root = json::parse(first_text);
+        let comments = root.map(|r| json::comments_in(&r, &std::ops::Range::<usize>::from(first.member)));
+        comments.and_then(|c| c.first().map(|at| TextSize::from(*at as u32)))
+    } else {
+        let comments = foreach_syntax::format::comments(first_text);
+        comments.into_iter().find(|c| first.block.range.contains_range(*c)).map(|c| c.start())
+    };
+    if let Some(at) = inside {
+        notes.push(format!(
+            "{}:{}: the comment inside `{provider}.{}` is removed with its block (the new configuration is written \
+             anew)",
+            first.file.path(db),
+            line_of(first_text, at),
+            first.alias
+        ));
+    }
     let mut removed: Vec<(SourceFile, TextRange, String)> =
-        configs[1..].iter().map(|c| (c.file, c.block.range, format!("`{provider}.{}`", c.alias))).collect();
+        configs[1..].iter().map(|c| (c.file, c.member, format!("`{provider}.{}`", c.alias))).collect();
     for (f, range, text, address) in &copies.blocks {
         match text {
             Some(t) => push(*f, *range, t.clone()),
             None => removed.push((*f, *range, format!("`{address}`"))),
         }
     }
-    for (file, block, what) in removed {
-        let (range, comment) = removal_range(&file.text(db), block);
-        if comment {
-            notes.push(format!(
-                "{}:{}: the comment above {what} is removed with its block",
-                file.path(db),
-                line_of(&file.text(db), range.start()),
-            ));
-        }
-        push(file, range, String::new());
-    }
-    for (f, p) in &parsed {
-        if f.kind(db).is_json() {
+    for (file, p) in &parsed {
+        let blocks: Vec<&(SourceFile, TextRange, String)> = removed.iter().filter(|(f, ..)| f == file).collect();
+        if blocks.is_empty() {
             continue;
         }
+        let text = file.text(db);
+        let text: &str = &text;
+        let ranges: Vec<TextRange> = blocks.iter().map(|(_, r, _)| *r).collect();
+        if file.kind(db).is_json() {
+            // A removed block is one member of its JSON object or list (`json::member_of`).
+            let root = json::parse(text).ok_or_else(|| vec![format!("{}: cannot be read as JSON", file.path(db))])?;
+            let spans: Vec<std::ops::Range<usize>> =
+                ranges.iter().map(|r| std::ops::Range::<usize>::from(*r)).collect();
+            let mut told = Vec::new();
+            for (i, span) in spans.iter().enumerate() {
+                if let Some(at) = json::comments_in(&root, span).first()
+                    && !told.contains(&i)
+                {
+                    told.push(i);
+                    notes.push(format!(
+                        "{}:{}: the comment (`\"//\"`) inside {} is removed with its block",
+                        file.path(db),
+                        line_of(text, TextSize::from(*at as u32)),
+                        blocks[i].2
+                    ));
+                }
+            }
+            for r in json::removals(text, &root, &spans) {
+                push(
+                    *file,
+                    TextRange::new(TextSize::from(r.start as u32), TextSize::from(r.end as u32)),
+                    String::new(),
+                );
+            }
+            continue;
+        }
+        let items: Vec<TextRange> = p.body.structures.iter().map(structure_range).collect();
+        let (deletions, comments) = removal::removals(text, &items, &foreach_syntax::format::comments(text), &ranges);
+        // One note per block and place, at its first comment.
+        let mut told: Vec<(usize, removal::Place)> = Vec::new();
+        for c in comments {
+            if told.contains(&(c.block, c.place)) {
+                continue;
+            }
+            told.push((c.block, c.place));
+            let place = match c.place {
+                removal::Place::Above => "above",
+                removal::Place::Inside => "inside",
+                removal::Place::After => "after",
+            };
+            notes.push(format!(
+                "{}:{}: the comment {place} {} is removed with its block",
+                file.path(db),
+                line_of(text, c.at),
+                blocks[c.block].2
+            ));
+        }
+        for range in deletions {
+            push(*file, range, String::new());
+        }
+    }
+    let mut unreadable = Vec::new();
+    for (f, p) in &parsed {
         let mut refs = Vec::new();
         references(&p.body, provider, &old, &mut refs);
+        let text = f.text(db);
         for (range, key) in refs {
-            if !copies.claims(*f, range) {
-                push(*f, range, format!("{provider}.{alias}[\"{key}\"]"));
+            if copies.claims(*f, range) {
+                continue;
+            }
+            let new = format!("{provider}.{alias}[\"{key}\"]");
+            if !f.kind(db).is_json() {
+                push(*f, range, new);
+            } else if text.get(std::ops::Range::<usize>::from(range)) == Some(&format!("{provider}.{key}")) {
+                // In JSON the reference is the text of a string (`"provider": "aws.use1"`): the new one is escaped.
+                push(*f, range, json::escaped(&new));
+            } else {
+                // Written with escapes in its string, so that its text is not the reference's.
+                unreadable.push(format!(
+                    "{}:{}: this reference to `{provider}.{key}` is written with escapes in its JSON string; write it \
+                     without them first",
+                    f.path(db),
+                    line_of(&text, range.start())
+                ));
             }
         }
+    }
+    if !unreadable.is_empty() {
+        return Err(unreadable);
     }
     for (f, range, text) in &copies.references {
         push(*f, *range, text.clone());
     }
+    for (file, _) in parsed.iter().filter(|(f, _)| f.kind(db).is_json()) {
+        let roots: Vec<&copies::JsonRoot> =
+            json_roots.iter().chain(&copies.json_roots).filter(|r| r.file == *file).collect();
+        if roots.is_empty() {
+            continue;
+        }
+        let text = file.text(db);
+        for (range, new) in json_root::additions(&text, &roots).map_err(|e| vec![format!("{}: {e}", file.path(db))])? {
+            push(*file, range, new);
+        }
+        if !copies.json_roots.iter().any(|r| r.file == *file) {
+            continue;
+        }
+        notes.push(format!(
+            "{}: the blocks merged in this JSON file select their provider instance with `{provider}.{alias}[each.key]` \
+             in a string, which OpenTofu reads since 1.11",
+            file.path(db)
+        ));
+    }
     notes.extend(copies.notes.iter().cloned());
     changes.sort_by(|a, b| a.path.cmp(&b.path));
+    finish::finish(&mut changes)?;
     let moved = copies.renames.iter().filter(|r| r.kind != addresses::Kind::Data).count();
     Ok(Plan { alias, keys: old, files: changes, left_alone, notes, merged: copies.renames.len(), moved })
+}
+
+fn structure_range(s: &Structure) -> TextRange {
+    match s {
+        Structure::Attribute(a) => a.range,
+        Structure::Block(b) => b.range,
+    }
 }
 
 /// Every `provider = P.old` argument (resources, data sources, `check` blocks, `import`, at any depth) and every
@@ -364,28 +521,5 @@ fn references(body: &Body, provider: &str, old: &[String], out: &mut Vec<(TextRa
             continue;
         }
         references(&block.body, provider, old, out);
-    }
-}
-
-/// Evaluates one argument of an old block; an unknown value is returned as the reason it is not static.
-fn eval_static(
-    db: &dyn Db,
-    scope: &ModuleScope,
-    file: SourceFile,
-    expr: &foreach_syntax::ast::Expr,
-    origin: String,
-) -> Result<Value, String> {
-    let ctx = EvalContext { origin: origin.clone(), ..EvalContext::default() };
-    let v = scope.eval(file.id(db), expr, &ctx);
-    match v.first_unknown() {
-        None => Ok(v),
-        Some(r) => Err(format!(
-            "{}:{}: {origin} is not known statically ({}; {}): a provider's for_each is evaluated before \
-             anything is planned, so every value it holds must come from variables, locals and literals",
-            file.path(db),
-            line_of(&file.text(db), expr.range.start()),
-            r.explanation(),
-            r.chain_text(&origin)
-        )),
     }
 }

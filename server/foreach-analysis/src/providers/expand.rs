@@ -253,7 +253,12 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
     let ctx = EvalContext { origin: origin(p), ..EvalContext::default() };
     let value = scope.eval(fe.file, &fe.expr(), &ctx);
     let reasons = unknown_reasons(&value);
-    if !reasons.is_empty() {
+    // The keys of a map or an object are known even where values inside it are not: when those are only inputs
+    // missing here (OpenTofu will have them), the instances are known and references to them can be checked (what
+    // `migrate` writes for a variable with no value here: `{ primary = { region = var.primary_region } }`).
+    let keys_known =
+        matches!(value, Value::Map(..) | Value::Object(..)) && reasons.iter().all(|r| resolvable_later(&r.cause));
+    if !reasons.is_empty() && !keys_known {
         return explain_unknown(p, fe, &reasons, address, diags);
     }
     match instance_keys(&value) {

@@ -74,6 +74,21 @@ fn format_valid(text: &str) -> String {
     out
 }
 
+/// The ranges of the comments of a native HCL text (`#` and `//` comments with the line break that ends them,
+/// `/* */` comments without), found by the formatter's scanner, so that strings and heredocs holding `#` are not
+/// taken for comments. Meant for text that parses; in other text it finds what that scanner finds.
+pub fn comments(text: &str) -> Vec<TextRange> {
+    let (src, base) = match text.strip_prefix(crate::BOM) {
+        Some(rest) => (rest, crate::BOM.len() as u32),
+        None => (text, 0),
+    };
+    lex::lex(src)
+        .iter()
+        .filter(|t| t.kind == lex::Kind::Comment)
+        .map(|t| TextRange::new(TextSize::from(base + t.start), TextSize::from(base + t.end)))
+        .collect()
+}
+
 /// A replacement of `range` (in the old text) by `text`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edit {

@@ -68,3 +68,11 @@ fn never_panics_and_is_idempotent_on_every_one_character_deletion() {
     }
     assert!(cut > 10);
 }
+
+#[test]
+fn finds_comments_but_not_hashes_in_strings_or_heredocs() {
+    let text = "\u{feff}# one\na = \"#no\" // two\nb = <<EOT\n# no\nEOT\n/* three\n*/ c = 1\n";
+    let found: Vec<&str> =
+        super::comments(text).into_iter().map(|r| &text[std::ops::Range::<usize>::from(r)]).collect();
+    assert_eq!(found, ["# one\n", "// two\n", "/* three\n*/"]);
+}

@@ -31,13 +31,13 @@ locals {
   aws_vpc_vpc = {
     use1 = {
       cidr_block = "10.0.0.0/16"
-      tags       = {
+      tags = {
         Name = "main-use1"
       }
     }
     euw1 = {
       cidr_block = "10.1.0.0/16"
-      tags       = {
+      tags = {
         Name = "main-euw1"
       }
     }

@@ -1,0 +1,4 @@
+provider "aws" {
+  alias  = "use1"
+  region = "us-east-1"
+}

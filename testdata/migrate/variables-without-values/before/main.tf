@@ -1,0 +1,41 @@
+# The pipeline gives these with -var: they have no value here, but OpenTofu knows them before planning, so the
+# arguments that use them move into the map as written.
+variable "primary_region" {
+  type = string
+}
+
+variable "profile" {
+  type = string
+}
+
+variable "account_id" {
+  type = string
+}
+
+locals {
+  deploy_role = "arn:aws:iam::${var.account_id}:role/deploy"
+}
+
+provider "aws" {
+  alias   = "primary"
+  region  = var.primary_region
+  profile = var.profile
+
+  assume_role {
+    role_arn = local.deploy_role
+  }
+}
+
+provider "aws" {
+  alias   = "dr"
+  region  = "eu-west-1"
+  profile = "${var.profile}-dr"
+
+  assume_role {
+    role_arn = "arn:aws:iam::222222222222:role/deploy"
+  }
+}
+
+resource "aws_s3_bucket" "replica" {
+  provider = aws.dr
+}
