@@ -22,7 +22,7 @@ use crate::refcheck::undefined_references;
 use crate::suppress::{apply as apply_suppressions, file_suppressions};
 use crate::tree::module_tree;
 use crate::tree_model::NodeId;
-use crate::vars::root_assignment_diagnostics;
+use crate::vars::{WarnWhen, is_under, root_assignments};
 
 #[salsa::tracked(returns(clone))]
 pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
@@ -140,7 +140,7 @@ pub fn module_diagnostics(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<Diagnostic>> {
         out.extend(m.diagnostics.iter().cloned());
         let file_text = |id| dir.files(db).iter().find(|f| f.id(db) == id).map(|f| (f.text(db), f.kind(db)));
         // A block lost to a syntax error or an unreadable file must not make references to it look undeclared.
-        let complete = crate::module_outputs::complete(db, dir);
+        let complete = crate::refcheck::complete(db, dir);
         out.extend(undefined_references(&m, &file_text, complete));
         let mut provider_diags = module_provider_checks(&m);
         let alias_for = |name: &str| crate::providers::config::suggested_alias(&m, name);
@@ -177,4 +177,27 @@ pub fn sort_and_dedup(diags: &mut Vec<Diagnostic>) {
     });
     let mut seen = HashSet::new();
     diags.retain(|d| seen.insert((d.location, d.code, d.message.clone())));
+}
+
+/// The diagnostics of a root's assignments, including the undeclared-value warnings that apply.
+pub fn root_assignment_diagnostics(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Vec<Diagnostic> {
+    let a = root_assignments(db, ws, dir);
+    let mut out = a.diagnostics.clone();
+    if a.undeclared.is_empty() {
+        return out;
+    }
+    let tree = module_tree(db, ws);
+    for (when, d) in &a.undeclared {
+        let applies = match when {
+            WarnWhen::SingleRoot => tree.roots.len() <= 1,
+            WarnWhen::SingleRootUnder(under) => {
+                tree.roots.iter().filter(|r| is_under(tree.node(**r).dir.path(db), under)).count() <= 1
+            }
+            WarnWhen::Never => false,
+        };
+        if applies {
+            out.push(d.clone());
+        }
+    }
+    out
 }

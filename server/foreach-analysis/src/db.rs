@@ -98,6 +98,10 @@ impl SourceFile {
     }
 }
 
+/// The file id of an expression given to `AnalysisHost::evaluate_in` (it is in no file): with the inputs, because
+/// queries that report on such an expression (`refcheck.rs`) must not import the host that feeds them.
+pub const EXPRESSION_FILE: crate::base::FileId = crate::base::FileId(u32::MAX - 1);
+
 /// A directory that may hold a module, with the files foreach-ls reads in it.
 #[salsa::input(debug)]
 pub struct ModuleDir {
@@ -170,7 +174,7 @@ pub fn file_summary(db: &dyn Db, file: SourceFile) -> Arc<FileSummary> {
     let text = file.text(db);
     let parse = db.reparse().parse(file.id(db), &text, file.kind(db));
     let mut summary = lower_file(file.id(db), &parse.body);
-    summary.has_suppression_marker = text.contains(crate::suppress::MARKER);
+    summary.has_suppression_marker = text.contains(crate::diagnostics::SUPPRESSION_MARKER);
     // A text kept compressed or on disk is one nobody is editing (an editor's open documents are kept plain).
     if !file.source(db).is_plain() {
         summary.items.pack_expressions();

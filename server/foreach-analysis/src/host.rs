@@ -24,8 +24,7 @@ use crate::source_text::SourceText;
 use crate::state::RootState;
 use crate::tree::module_tree;
 
-/// The file id of an expression given to [`AnalysisHost::evaluate_in`] (it is in no file).
-pub const EXPRESSION_FILE: FileId = FileId(u32::MAX - 1);
+pub use crate::db::EXPRESSION_FILE;
 
 /// The result of evaluating one expression: its value, and the diagnostics evaluating it raised.
 #[derive(Debug, Clone)]

@@ -17,7 +17,6 @@ use crate::diagnostics::{Code, Diagnostic};
 use crate::eval::{
     AwaitedInputs, Constraint, DynamicKind, EvalContext, ModuleScope, UnknownCause, UnknownReason, Value, convert,
 };
-use crate::providers::expand::unknown_reasons;
 
 /// What an init-time value turned out to be.
 #[derive(Debug, Clone)]
@@ -45,7 +44,7 @@ pub enum Outcome {
 /// in module sources, versions and backends (opentofu#2045, a security fix), but an encryption passphrase is
 /// expected to come from a sensitive variable, as OpenTofu's own encryption docs show.
 pub fn classify(v: &Value, internal: &dyn Fn(&UnknownReason) -> bool, sensitive_ok: bool) -> Outcome {
-    let reasons: Vec<Arc<UnknownReason>> = unknown_reasons(v).into_iter().filter(|r| !internal(r)).collect();
+    let reasons: Vec<Arc<UnknownReason>> = v.unknown_reasons().into_iter().filter(|r| !internal(r)).collect();
     if reasons.is_empty() {
         return if v.has_marks() && !sensitive_ok { Outcome::Sensitive } else { Outcome::Known(v.clone()) };
     }

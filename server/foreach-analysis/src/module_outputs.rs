@@ -14,13 +14,13 @@ use foreach_syntax::{TextRange, TextSize};
 
 use crate::base::{FileId, FileRange, FileText};
 use crate::chunks;
-use crate::db::{Db, ModuleDir, Workspace, file_summary, module};
+use crate::db::{Db, ModuleDir, Workspace, module};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::fixes::use_name::use_name;
 use crate::model::items::ModuleCall;
 use crate::model::module::Module;
 use crate::model::refs::Reference;
-use crate::refcheck::module_references;
+use crate::refcheck::{complete, module_references};
 use crate::suggest::closest;
 use crate::tree::{CallTarget, module_tree};
 
@@ -94,14 +94,6 @@ fn output_references(db: &dyn Db, dir: ModuleDir) -> Arc<Vec<(FileId, Reference)
     // for the few that read an output.
     refs.shrink_to_fit();
     Arc::new(refs)
-}
-
-/// A module read without syntax errors or unreadable files: an output lost to an error must not look undeclared.
-pub(crate) fn complete(db: &dyn Db, dir: ModuleDir) -> bool {
-    dir.files(db)
-        .iter()
-        .filter(|f| f.kind(db).is_config())
-        .all(|f| f.load_error(db).is_none() && file_summary(db, *f).syntax_errors.is_empty())
 }
 
 pub(crate) fn file_text(db: &dyn Db, dir: ModuleDir, id: FileId) -> Option<(Arc<str>, foreach_syntax::FileKind)> {

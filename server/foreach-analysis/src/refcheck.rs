@@ -132,7 +132,7 @@ pub fn undefined_references(module: &Module, file_text: FileText<'_>, complete: 
 }
 
 /// The references of an expression evaluated in the module of `dir` (the `eval` command, whose text is `text` in
-/// [`EXPRESSION_FILE`](crate::EXPRESSION_FILE)) to resources, data sources and module calls it does not declare;
+/// [`EXPRESSION_FILE`](crate::db::EXPRESSION_FILE)) to resources, data sources and module calls it does not declare;
 /// with no module there (`None`), it declares nothing. Nothing for a module whose files could not all be read or
 /// parsed: a block lost to a syntax error must not look undeclared.
 pub(crate) fn undeclared_in_expression(
@@ -142,14 +142,15 @@ pub(crate) fn undeclared_in_expression(
     expr: &foreach_syntax::ast::Expr,
 ) -> Vec<Diagnostic> {
     let module = match dir {
-        Some(dir) if !crate::module_outputs::complete(db, dir) => return Vec::new(),
+        Some(dir) if !complete(db, dir) => return Vec::new(),
         Some(dir) => crate::db::module(db, dir),
         None => std::sync::Arc::new(Module::default()),
     };
     let declared = Declared::of(&module);
     let text: std::sync::Arc<str> = text.into();
-    let file_text = |id: FileId| (id == crate::EXPRESSION_FILE).then(|| (text.clone(), foreach_syntax::FileKind::Tf));
-    references(expr, &[]).iter().filter_map(|r| declared.check(crate::EXPRESSION_FILE, r, "", &file_text)).collect()
+    let file_text =
+        |id: FileId| (id == crate::db::EXPRESSION_FILE).then(|| (text.clone(), foreach_syntax::FileKind::Tf));
+    references(expr, &[]).iter().filter_map(|r| declared.check(crate::db::EXPRESSION_FILE, r, "", &file_text)).collect()
 }
 
 /// `aws_vpc.main`, `resource.aws_vpc.main`, `data.x.y`, `module.m`, as written.
@@ -363,4 +364,12 @@ pub(crate) fn module_references(module: &Module) -> Vec<Site> {
         out.extend(references(&a.expr(), skipped).into_iter().map(|r| Site { file: a.file, reference: r, context }));
     }
     out
+}
+
+/// A module read without syntax errors or unreadable files: an output lost to an error must not look undeclared.
+pub(crate) fn complete(db: &dyn crate::db::Db, dir: crate::db::ModuleDir) -> bool {
+    dir.files(db)
+        .iter()
+        .filter(|f| f.kind(db).is_config())
+        .all(|f| f.load_error(db).is_none() && crate::db::file_summary(db, *f).syntax_errors.is_empty())
 }

@@ -15,10 +15,7 @@ use foreach_syntax::{TextRange, TextSize};
 
 use crate::base::FileId;
 use crate::db::{Db, SourceFile};
-use crate::diagnostics::{Code, Diagnostic};
-
-/// The marker users write after the comment leader.
-pub const MARKER: &str = "foreach-ls:ignore";
+use crate::diagnostics::{Code, Diagnostic, SUPPRESSION_MARKER as MARKER};
 
 /// One suppression comment and the block or attribute it covers.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,10 +18,11 @@ use foreach_syntax::ast::{Block, ExprKind};
 use crate::db::{Db, ModuleDir, SourceFile, Workspace, dir_index, module, parse};
 use crate::diagnostics::Diagnostic;
 use crate::model::refs::{Reference, references};
-use crate::module_outputs::{check_outputs, complete, file_text};
+use crate::module_outputs::{check_outputs, file_text};
 use crate::paths::{is_local_source, join_normalized};
 use crate::providers::test_files::module_under_test;
 use crate::refcheck::Declared;
+use crate::refcheck::complete;
 use crate::tree::{CallTarget, module_tree};
 
 /// Roots that only the test scope has.

@@ -70,29 +70,6 @@ pub enum WarnWhen {
     Never,
 }
 
-/// The diagnostics of a root's assignments, including the undeclared-value warnings that apply.
-pub fn root_assignment_diagnostics(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Vec<Diagnostic> {
-    let a = root_assignments(db, ws, dir);
-    let mut out = a.diagnostics.clone();
-    if a.undeclared.is_empty() {
-        return out;
-    }
-    let tree = crate::tree::module_tree(db, ws);
-    for (when, d) in &a.undeclared {
-        let applies = match when {
-            WarnWhen::SingleRoot => tree.roots.len() <= 1,
-            WarnWhen::SingleRootUnder(under) => {
-                tree.roots.iter().filter(|r| is_under(tree.node(**r).dir.path(db), under)).count() <= 1
-            }
-            WarnWhen::Never => false,
-        };
-        if applies {
-            out.push(d.clone());
-        }
-    }
-    out
-}
-
 /// The order in which OpenTofu auto-loads the `.tfvars` files of a root module directory.
 pub fn auto_loaded_var_files(db: &dyn Db, dir: ModuleDir) -> Vec<SourceFile> {
     let mut tfvars: Vec<SourceFile> = Vec::new();
@@ -254,7 +231,7 @@ fn command_line_var_files(db: &dyn Db, ws: Workspace) -> HashMap<String, SourceF
 }
 
 /// `path` is `dir` or inside it.
-fn is_under(path: &str, dir: &str) -> bool {
+pub(crate) fn is_under(path: &str, dir: &str) -> bool {
     let dir = dir.trim_end_matches('/');
     path == dir || path.strip_prefix(dir).is_some_and(|rest| rest.starts_with('/'))
 }

@@ -6,6 +6,10 @@
 
 use crate::base::{FileId, FileRange};
 
+/// The marker users write after a comment leader to silence a diagnostic (`# foreach-ls:ignore CODE`). Here, below
+/// the database, because summarising a file notes whether its text holds one (`db.rs`) before any check reads it.
+pub const SUPPRESSION_MARKER: &str = "foreach-ls:ignore";
+
 /// The read error a host gives for a file that git-crypt has left encrypted (it starts with `\0GITCRYPT\0`): not a
 /// mistake of the repository, only a key this checkout lacks, so it is reported as `encrypted-file` (an info) and a
 /// `.tfvars` file of this kind makes the variables it may set unknown rather than their defaults.

@@ -504,6 +504,22 @@ impl Value {
         }
     }
 
+    /// Every distinct unknown reason inside the value (a partially known map can hide several).
+    pub fn unknown_reasons(&self) -> Vec<Arc<UnknownReason>> {
+        let mut out: Vec<Arc<UnknownReason>> = Vec::new();
+        let mut stack = vec![self];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Unknown(r) if !out.iter().any(|o| **o == **r) => out.push(r.clone()),
+                Value::Sensitive(inner) => stack.push(inner),
+                Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => stack.extend(items.iter()),
+                Value::Map(_, attrs) | Value::Object(attrs) => stack.extend(attrs.values()),
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// The first unknown found anywhere in the value (depth first), for "why is this not wholly known".
     pub fn first_unknown(&self) -> Option<&Arc<UnknownReason>> {
         match self {

@@ -6,9 +6,9 @@ use foreach_syntax::{TextRange, TextSize};
 use foreach_analysis::base::{FileId, FileRange};
 use foreach_analysis::checks::workspace_diagnostics;
 use foreach_analysis::db::{Db, Workspace, parse};
+use foreach_analysis::diagnostics::SUPPRESSION_MARKER as MARKER;
 use foreach_analysis::diagnostics::{Diagnostic, TextEdit};
 use foreach_analysis::fixes::line_endings::uses_crlf;
-use foreach_analysis::suppress::MARKER;
 
 use super::cursor::block_at;
 use super::source_file;

@@ -23,10 +23,10 @@ use super::state_info::bound_instances;
 use super::{FilePosition, dir_of, source_file};
 use foreach_analysis::db::SourceFile;
 use foreach_analysis::eval::render::compact;
-use foreach_analysis::fixes::add_key::quote;
 use foreach_analysis::model::refs::Reference;
 use foreach_analysis::providers::config::{ConfigTarget, resolve_config};
 use foreach_analysis::providers::expand::Expansion;
+use foreach_syntax::quote;
 use std::collections::BTreeSet;
 
 /// At most this many module instances are listed; the rest are counted.

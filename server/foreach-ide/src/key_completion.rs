@@ -17,7 +17,7 @@ use foreach_analysis::module_eval::scope_for_node;
 use foreach_analysis::providers::config::{ConfigTarget, resolve_config};
 use foreach_analysis::tree::module_tree;
 
-use foreach_analysis::fixes::add_key::quote;
+use foreach_syntax::quote;
 
 use super::cursor::block_at;
 use super::provider_info::{module_instances, union_keys};
@@ -232,7 +232,7 @@ fn each_value_is_a_key(
 #[cfg(test)]
 mod tests {
     use super::super::test_fixture::Fixture;
-    use foreach_analysis::fixes::add_key::quote;
+    use foreach_syntax::quote;
 
     const PROVIDER: &str = r#"provider "aws" {
   alias    = "by_region"

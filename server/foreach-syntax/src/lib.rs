@@ -12,6 +12,7 @@ mod json;
 mod line_index;
 mod nesting;
 mod packed;
+mod quote;
 mod recovery;
 mod reuse;
 mod reuse_inside;
@@ -21,6 +22,7 @@ mod shift;
 pub use file_kind::FileKind;
 pub use line_index::{ColumnEncoding, LineCol, LineIndex};
 pub use packed::PackedExpr;
+pub use quote::quote;
 pub use reuse::{ItemCache, parse_reusing};
 pub use text_size::{TextRange, TextSize};
 

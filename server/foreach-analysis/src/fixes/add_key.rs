@@ -12,6 +12,7 @@ use crate::base::FileRange;
 use crate::diagnostics::{Fix, TextEdit};
 
 use super::key_source::{LiteralCollection, LiteralKind};
+use foreach_syntax::quote;
 
 /// How many missing keys one fix adds.
 const MAX_KEYS: usize = 8;
@@ -102,30 +103,6 @@ fn is_identifier(s: &str) -> bool {
     chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
         && !matches!(s, "null" | "true" | "false")
-}
-
-/// An HCL quoted string: escapes, and `${`/`%{` doubled so they stay literal.
-pub fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '$' | '%' if chars.peek() == Some(&'{') => {
-                out.push(c);
-                out.push(c);
-            }
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use foreach_syntax::{FileKind, TextRange};
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Fix, TextEdit};
 
-use super::add_key::quote;
+use foreach_syntax::quote;
 
 /// The edit replacing the literal key `key_expr` (in `text`, a file of `kind`) with `new_key`, or `None` when the
 /// key is not a string literal or the JSON string around it cannot be rewritten safely.

@@ -15,7 +15,6 @@ use super::text::line_of;
 use crate::db::{Db, SourceFile};
 use crate::eval::{EvalContext, ModuleScope, UnknownCause, Value};
 use crate::model::refs::references;
-use crate::providers::expand::unknown_reasons;
 
 /// The names that stay static: `var.*`, `local.*` (when what they hold is), `path.*`, `terraform.*`, `tofu.*`.
 const STATIC_ROOTS: &[&str] = &["var", "local", "path", "terraform", "tofu"];
@@ -32,7 +31,7 @@ impl Statics<'_> {
     pub(super) fn eval(&self, db: &dyn Db, file: SourceFile, expr: &Expr, origin: String) -> Result<Value, String> {
         let ctx = EvalContext { origin: origin.clone(), ..EvalContext::default() };
         let v = self.scope.eval(file.id(db), expr, &ctx);
-        let reasons = unknown_reasons(&v);
+        let reasons = v.unknown_reasons();
         let refuse = |why: String| {
             format!(
                 "{}:{}: {origin} is not static ({why}): a provider's for_each is evaluated before anything is \

@@ -252,7 +252,7 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
     }
     let ctx = EvalContext { origin: origin(p), ..EvalContext::default() };
     let value = scope.eval(fe.file, &fe.expr(), &ctx);
-    let reasons = unknown_reasons(&value);
+    let reasons = value.unknown_reasons();
     // The keys of a map or an object are known even where values inside it are not: when those are only inputs
     // missing here (OpenTofu will have them), the instances are known and references to them can be checked (what
     // `migrate` writes for a variable with no value here: `{ primary = { region = var.primary_region } }`).
@@ -349,22 +349,6 @@ pub fn instance_keys(value: &Value) -> Result<Vec<(String, Value)>, String> {
         )),
         other => Err(format!("is {}; it must be a map, an object or a set of strings", other.friendly_type())),
     }
-}
-
-/// Every distinct unknown reason inside a value (a partially known map can hide several).
-pub fn unknown_reasons(v: &Value) -> Vec<std::sync::Arc<UnknownReason>> {
-    let mut out: Vec<std::sync::Arc<UnknownReason>> = Vec::new();
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Unknown(r) if !out.iter().any(|o| **o == **r) => out.push(r.clone()),
-            Value::Sensitive(inner) => stack.push(inner),
-            Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => stack.extend(items.iter()),
-            Value::Map(_, attrs) | Value::Object(attrs) => stack.extend(attrs.values()),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// Whether an unknown cause means "not known yet, but OpenTofu will know it at plan time" (a root variable with no

@@ -9,6 +9,7 @@
 //! `hashicorp/awz`, so it is a warning, and it stays quiet when any module above uses the name (a child may lean on
 //! its callers' declarations) or when no declared name is close (a real provider used without a declaration).
 
+use crate::state::address::normalise_source;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -46,19 +47,6 @@ pub fn provider_type(m: &Module, local_name: &str) -> String {
     match source {
         Some(s) => normalise_source(&s),
         None => format!("hashicorp/{}", local_name.to_lowercase()),
-    }
-}
-
-/// `registry.opentofu.org/hashicorp/aws`, `registry.terraform.io/hashicorp/aws`, `hashicorp/AWS` and `aws` all name
-/// the same provider: addresses are case-insensitive, the public registries' hosts are dropped (OpenTofu serves the
-/// same namespaces under its registry), and a bare type means `hashicorp/<type>`.
-pub(crate) fn normalise_source(source: &str) -> String {
-    let lower = source.trim().to_lowercase();
-    let parts: Vec<&str> = lower.split('/').collect();
-    match parts.as_slice() {
-        [ty] => format!("hashicorp/{ty}"),
-        [host, ns, ty] if matches!(*host, "registry.opentofu.org" | "registry.terraform.io") => format!("{ns}/{ty}"),
-        _ => lower,
     }
 }
 
@@ -132,19 +120,4 @@ fn undeclared_in(refs: &[RefSiteInfo], declared: &BTreeSet<String>) -> Vec<Diagn
         out.push(Diagnostic::new(Code::UndeclaredProvider, crate::FileRange::new(r.file, r.name_range), msg));
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::normalise_source;
-
-    #[test]
-    fn registry_hosts_and_case_do_not_matter() {
-        for s in ["hashicorp/aws", "registry.opentofu.org/hashicorp/aws", "Registry.Terraform.io/HashiCorp/AWS", "aws"]
-        {
-            assert_eq!(normalise_source(s), "hashicorp/aws", "{s}");
-        }
-        assert_eq!(normalise_source("example.com/acme/aws"), "example.com/acme/aws");
-        assert_eq!(normalise_source("integrations/github"), "integrations/github");
-    }
 }

@@ -15,12 +15,13 @@ use foreach_syntax::ast::Expr;
 
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic, Fix};
-use crate::fixes::add_key::{add_keys, quote};
+use crate::fixes::add_key::add_keys;
 use crate::fixes::key_source::{LiteralCollection, ScopeLookup, literal_collection, literal_string_origin};
 use crate::fixes::use_instance::use_instance;
 use crate::model::items::Arg;
 use crate::model::refs::references;
 use crate::suggest::closest;
+use foreach_syntax::quote;
 
 /// What a selected key was before it was converted to a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

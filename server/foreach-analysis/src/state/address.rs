@@ -18,7 +18,7 @@ impl StateKey {
     /// `["eu"]` or `[0]`, as OpenTofu writes it after an address.
     pub fn bracketed(&self) -> String {
         match self {
-            StateKey::Str(s) => format!("[{}]", crate::fixes::add_key::quote(s)),
+            StateKey::Str(s) => format!("[{}]", foreach_syntax::quote(s)),
             StateKey::Int(i) => format!("[{i}]"),
         }
     }
@@ -46,7 +46,7 @@ impl ProviderInstanceAddr {
     /// `module.a.provider["registry.opentofu.org/hashicorp/aws"].by_region`.
     pub fn config_address(&self) -> String {
         let mut out: String = self.module.iter().map(|m| format!("module.{m}.")).collect();
-        out.push_str(&format!("provider[{}]", crate::fixes::add_key::quote(&self.source)));
+        out.push_str(&format!("provider[{}]", foreach_syntax::quote(&self.source)));
         if let Some(alias) = &self.alias {
             out.push('.');
             out.push_str(alias);
@@ -240,6 +240,19 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// `registry.opentofu.org/hashicorp/aws`, `registry.terraform.io/hashicorp/aws`, `hashicorp/AWS` and `aws` all name
+/// the same provider: addresses are case-insensitive, the public registries' hosts are dropped (OpenTofu serves the
+/// same namespaces under its registry), and a bare type means `hashicorp/<type>`.
+pub fn normalise_source(source: &str) -> String {
+    let lower = source.trim().to_lowercase();
+    let parts: Vec<&str> = lower.split('/').collect();
+    match parts.as_slice() {
+        [ty] => format!("hashicorp/{ty}"),
+        [host, ns, ty] if matches!(*host, "registry.opentofu.org" | "registry.terraform.io") => format!("{ns}/{ty}"),
+        _ => lower,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,5 +311,15 @@ mod tests {
         for bad in ["module", "module.", "mod.a", "module.a.", r#"module.a["x"]b"#, "module.a[x]"] {
             assert!(parse_module_instance(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn registry_hosts_and_case_do_not_matter() {
+        for s in ["hashicorp/aws", "registry.opentofu.org/hashicorp/aws", "Registry.Terraform.io/HashiCorp/AWS", "aws"]
+        {
+            assert_eq!(normalise_source(s), "hashicorp/aws", "{s}");
+        }
+        assert_eq!(normalise_source("example.com/acme/aws"), "example.com/acme/aws");
+        assert_eq!(normalise_source("integrations/github"), "integrations/github");
     }
 }

@@ -26,7 +26,8 @@ use crate::model::items::{ProviderBlock, ResourceMode};
 use crate::model::module::Module;
 use crate::module_eval::instance_values;
 use crate::providers::expand::Expansion;
-use crate::providers::local_names::{declared_local_names, normalise_source, provider_type};
+use crate::providers::local_names::{declared_local_names, provider_type};
+use crate::state::address::normalise_source;
 use crate::state::declared::{Declarations, Declared};
 use crate::state::{RootState, StateBindings, StateKey};
 use crate::tree::{CallTarget, ModuleTree, NodeId, module_tree};
@@ -393,7 +394,7 @@ fn instance_removed(
     let message = match key {
         Some(k) => {
             let shown = match k {
-                StateKey::Str(s) => crate::fixes::add_key::quote(s),
+                StateKey::Str(s) => foreach_syntax::quote(s),
                 StateKey::Int(i) => i.to_string(),
             };
             let (what, them) = describe(&addresses, deposed, &format!("provider instance `{instance}`"));

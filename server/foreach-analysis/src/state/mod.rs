@@ -195,7 +195,7 @@ impl StateBindings {
                 **n > 0
                     && p.alias.as_deref() == alias
                     && p.module.iter().map(SmolStr::as_str).eq(calls.iter().map(String::as_str))
-                    && crate::providers::local_names::normalise_source(&p.source) == ty
+                    && address::normalise_source(&p.source) == ty
             })
             .map(|(p, n)| (p.key.clone(), *n))
             .collect()

@@ -74,7 +74,7 @@ pub fn annotate(db: &dyn Db, ws: Workspace, diags: &mut [Diagnostic]) {
                 .map(|(k, n)| {
                     let what =
                         if *n == 1 { "1 resource instance".to_string() } else { format!("{n} resource instances") };
-                    format!("{} ({what})", crate::fixes::add_key::quote(k))
+                    format!("{} ({what})", foreach_syntax::quote(k))
                 })
                 .collect();
             format!(
