@@ -1,7 +1,13 @@
-//! The analysis core of foreach-ls: every piece of OpenTofu semantics lives here.
+//! The analysis core of foreach-ls: the OpenTofu semantics of a workspace as salsa queries, from the loaded files
+//! to every diagnostic (the configuration model, the module tree, variables, instances, the provider checks, the
+//! state, `migrate`'s plans).
 //!
 //! It does no IO and never fails: the CLI and the language server feed file texts in through [`AnalysisHost`], and
-//! read diagnostics, values and IDE answers out. It knows nothing of LSP, tokio or terminals.
+//! read diagnostics and values out; the editor features are `foreach-ide`, on top of it. It stands on the syntax
+//! layer, the shared identities (`foreach-base`) and the evaluator (`foreach-eval`, re-exported as [`eval`]), and
+//! must never depend on LSP types, an async runtime, a terminal or the IDE crate. Inside, modules are layered as
+//! inputs, quick-fix builders, queries, checks, then the host and the commands (`docs/architecture.md`; the
+//! layering test lists each module's layer).
 
 pub mod checks;
 mod chunks;

@@ -20,6 +20,7 @@ use foreach_syntax::ast::{Expr, ExprKind, ForExpr, ObjectKey};
 use smol_str::SmolStr;
 use std::sync::Arc;
 
+mod call;
 pub mod functions;
 mod ops;
 
@@ -191,12 +192,12 @@ impl<'a> Evaluator<'a> {
                 }
             }
             ExprKind::Variable(_) | ExprKind::Traversal { .. } => self.eval_traversal(expr),
-            ExprKind::FuncCall(call) => functions::call(self, call, expr.range),
+            ExprKind::FuncCall(call) => self.call_function(call, expr.range),
             ExprKind::Parenthesis(inner) => self.eval(inner),
             ExprKind::Conditional { cond, then_expr, else_expr } => self.eval_conditional(cond, then_expr, else_expr),
             ExprKind::Unary { op, operand } => {
                 let v = self.eval(operand);
-                ops::unary(self, *op, v, expr.range)
+                self.unary_op(*op, v, expr.range)
             }
             ExprKind::Binary { lhs, op, rhs } => {
                 let l = self.eval(lhs);
@@ -205,7 +206,7 @@ impl<'a> Evaluator<'a> {
                 // (Terraform 1.11, the differential oracle, still evaluates both sides.)
                 // The skipped side is still evaluated for OpenTofu's static validation (a reference to an
                 // undeclared variable is an error there too); its evaluation errors are dropped.
-                if let Some(decided) = ops::short_circuit(*op, &l) {
+                if let Some(decided) = Self::short_circuit(*op, &l) {
                     let before = self.diagnostics.len();
                     self.eval(rhs);
                     let kept: Vec<Diagnostic> =
@@ -214,7 +215,7 @@ impl<'a> Evaluator<'a> {
                     return decided;
                 }
                 let r = self.eval(rhs);
-                ops::binary(self, *op, l, r, lhs.range, rhs.range, expr.range)
+                self.binary_op(*op, (l, lhs.range), (r, rhs.range), expr.range)
             }
             ExprKind::For(f) => self.eval_for(f, expr.range),
             ExprKind::Invalid => Value::unknown(UnknownCause::Invalid { location: self.range(expr.range) }),

@@ -6,6 +6,9 @@
 //! every OpenTofu file once and in parallel (symbolic links to files included), then keeps loading the
 //! directories that module calls point to outside the walked tree until the analysis needs nothing more. Paths are
 //! canonicalised, so a symlink loop ends as a module cycle in the analysis rather than as endless loading.
+//!
+//! It sits on the analysis (and the IDE crate, for the project file's part in a rename) and must never depend on
+//! the language server or the binary: both call it.
 
 pub mod environments;
 pub mod project;

@@ -1,6 +1,7 @@
 //! The `foreach-ls` binary's library half: command-line parsing ([`args`]), running commands ([`check`],
 //! [`eval`], [`fix`]) and rendering their reports ([`report`], [`render`]). Loading from disk is `foreach-load`.
-//! It holds no OpenTofu semantics: those are all in `foreach-analysis`.
+//! It holds no OpenTofu semantics: those are all in `foreach-analysis`. It is the top layer: it may use every
+//! crate of the workspace, and none of them may depend on it.
 
 pub mod args;
 pub mod changed;

@@ -2,7 +2,8 @@
 //!
 //! It is the only crate that knows LSP types. Handlers convert positions and types and call `foreach-analysis`
 //! once on a snapshot; every piece of OpenTofu knowledge stays in the analysis, so the editor shows exactly what
-//! `foreach-ls check` reports. Nothing here writes files: edits are only proposed to the client.
+//! `foreach-ls check` reports. Nothing here writes files: edits are only proposed to the client. It sits on the IDE
+//! features (`foreach-ide`) and the loader and must never depend on the binary (`foreach-ls`).
 
 pub mod backend;
 pub mod config;

@@ -12,7 +12,30 @@ use foreach_syntax::TextRange;
 use foreach_syntax::ast::{BinaryOp, UnaryOp};
 use std::cmp::Ordering;
 
-pub(crate) fn unary(ev: &mut Evaluator<'_>, op: UnaryOp, v: Value, range: TextRange) -> Value {
+/// The operators as the evaluator's methods: an extension of the evaluator in its own file, which the evaluator calls
+/// without importing this module.
+impl Evaluator<'_> {
+    pub(super) fn unary_op(&mut self, op: UnaryOp, v: Value, range: TextRange) -> Value {
+        unary(self, op, v, range)
+    }
+
+    pub(super) fn binary_op(
+        &mut self,
+        op: BinaryOp,
+        (l, lrange): (Value, TextRange),
+        (r, rrange): (Value, TextRange),
+        range: TextRange,
+    ) -> Value {
+        binary(self, op, l, r, lrange, rrange, range)
+    }
+
+    /// The result of `l && …` or `l || …` when the left side alone decides it; see [`short_circuit`].
+    pub(super) fn short_circuit(op: BinaryOp, l: &Value) -> Option<Value> {
+        short_circuit(op, l)
+    }
+}
+
+fn unary(ev: &mut Evaluator<'_>, op: UnaryOp, v: Value, range: TextRange) -> Value {
     let sensitive = v.is_sensitive();
     let v = v.unmarked();
     let r = match v {
@@ -48,7 +71,7 @@ fn operand(ev: &mut Evaluator<'_>, v: &Value, c: &Constraint, range: TextRange, 
     })
 }
 
-pub(crate) fn binary(
+fn binary(
     ev: &mut Evaluator<'_>,
     op: BinaryOp,
     l: Value,
@@ -65,7 +88,7 @@ pub(crate) fn binary(
 
 /// The result of `l && …` or `l || …` when the left side alone decides it (known `false` for `&&`, `true` for
 /// `||`), keeping the left side's sensitivity; `None` when the right side must be evaluated.
-pub(crate) fn short_circuit(op: BinaryOp, l: &Value) -> Option<Value> {
+fn short_circuit(op: BinaryOp, l: &Value) -> Option<Value> {
     let decisive = match op {
         BinaryOp::And => false,
         BinaryOp::Or => true,

@@ -1,9 +1,9 @@
 //! IP network functions: `cidrhost`, `cidrnetmask`, `cidrsubnet`, `cidrsubnets`, `cidrcontains`, for IPv4 and
 //! IPv6, on `u128` arithmetic. Subnet allocation in `cidrsubnets` follows go-cidr's `NextSubnet` exactly.
 
+use super::api::s;
+use super::api::{FnCtx, FnResult, Func, P, arg_err, err, f, fv, p};
 use super::numeric::{int_arg, num};
-use super::s;
-use super::{FnCtx, FnResult, Func, P, arg_err, err, f, fv, p};
 use crate::types::Type;
 use crate::value::Value;
 use num_bigint::BigInt;
@@ -66,7 +66,7 @@ fn ip_text(addr: u128, width: u32) -> String {
     if width == 32 { Ipv4Addr::from(addr as u32).to_string() } else { Ipv6Addr::from(addr).to_string() }
 }
 
-fn cidrhost(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn cidrhost(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let net = parse_cidr(s(&a[0]), 0)?;
     let host = num(&a[1]).to_bigint().ok_or_else(|| super::FnError::Arg(1, "hostnum must be a whole number".into()))?;
     let hostbits = net.width - net.len;
@@ -79,7 +79,7 @@ fn cidrhost(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::string(ip_text(net.start() | h, net.width)))
 }
 
-fn cidrnetmask(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn cidrnetmask(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let net = parse_cidr(s(&a[0]), 0)?;
     if net.width != 32 {
         return err("IPv6 addresses cannot have a netmask");
@@ -106,7 +106,7 @@ fn subnet(net: Net, newbits: i64, netnum: &BigInt) -> Result<Net, super::FnError
     Ok(Net { addr, len: newlen, width: net.width })
 }
 
-fn cidrsubnet(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn cidrsubnet(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let net = parse_cidr(s(&a[0]), 0)?;
     let newbits = int_arg(&a[1], 1)?;
     let netnum =
@@ -115,7 +115,7 @@ fn cidrsubnet(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::string(format!("{}/{}", ip_text(sub.start(), sub.width), sub.len)))
 }
 
-fn cidrsubnets(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn cidrsubnets(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let net = parse_cidr(s(&a[0]), 0)?;
     let bits: Vec<i64> = a[1..].iter().enumerate().map(|(i, v)| int_arg(v, i + 1)).collect::<Result<_, _>>()?;
     cx.check_len(bits.len())?;
@@ -157,7 +157,7 @@ fn cidrsubnets(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::list(Type::String, out))
 }
 
-fn cidrcontains(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn cidrcontains(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let net = parse_cidr(s(&a[0]), 0)?;
     let other = s(&a[1]);
     let (start, last, width) = if other.contains('/') {

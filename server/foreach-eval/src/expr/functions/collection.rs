@@ -2,8 +2,8 @@
 //! `contains`, `distinct`, `element`, `flatten`, `index`, `keys`, `length`, `lookup`, `matchkeys`, `merge`, `one`,
 //! `range`, `reverse`, `slice`, `sort`, `sum`, `transpose`, `values`, `zipmap`.
 
+use super::api::{E, FnCtx, FnResult, Func, P, arg_err, err, f, fv, p, p_null, p_shallow, p_shallow_null};
 use super::numeric::{int_arg, num};
-use super::{E, FnCtx, FnResult, Func, P, arg_err, err, f, fv, p, p_null, p_shallow, p_shallow_null};
 use crate::convert::{convert_to_type, unify};
 use crate::number::Number;
 use crate::types::Type;
@@ -71,7 +71,7 @@ fn bools(a: &[Value], all: bool) -> FnResult {
     Ok(Value::Bool(all))
 }
 
-fn chunklist(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn chunklist(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let size = int_arg(&a[1], 1)?;
     if size < 0 {
         return arg_err(1, "the size argument must be positive");
@@ -86,7 +86,7 @@ fn chunklist(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::list(Type::List(Box::new(t.clone())), chunks))
 }
 
-fn coalesce(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn coalesce(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(t) = unify(a.iter().map(Value::type_of)) else {
         return err("all arguments must have the same type");
     };
@@ -99,7 +99,7 @@ fn coalesce(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     err("no non-null, non-empty-string arguments")
 }
 
-fn coalescelist(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn coalescelist(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     for (i, v) in a.iter().enumerate() {
         match v {
             Value::List(..) | Value::Tuple(..) => {
@@ -113,12 +113,12 @@ fn coalescelist(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     err("no non-null arguments")
 }
 
-fn compact(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn compact(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let out = seq(&a[0]).iter().filter(|v| !v.is_null() && v.as_str() != Some("")).cloned().collect();
     Ok(Value::list(Type::String, out))
 }
 
-fn concat(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn concat(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let mut total = 0;
     for (i, v) in a.iter().enumerate() {
         match v {
@@ -142,7 +142,7 @@ fn concat(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::tuple(items))
 }
 
-fn contains(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn contains(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(items) = a[0].as_seq() else {
         return arg_err(0, format!("a list, set or tuple is required, not {}", a[0].friendly_type()));
     };
@@ -152,7 +152,7 @@ fn contains(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::Bool(items.iter().any(|v| v.raw_equals(&a[1]))))
 }
 
-fn distinct(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn distinct(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Value::List(t, items) = &a[0] else { return err("a list is required") };
     let mut out: Vec<Value> = Vec::new();
     for v in items.iter() {
@@ -163,7 +163,7 @@ fn distinct(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::list(t.clone(), out))
 }
 
-fn element(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn element(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(items) = a[0].as_seq().filter(|_| !matches!(a[0], Value::Set(..))) else {
         return arg_err(0, format!("a list or tuple is required, not {}", a[0].friendly_type()));
     };
@@ -177,7 +177,7 @@ fn element(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(items[i].clone())
 }
 
-fn flatten(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn flatten(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     if a[0].as_seq().is_none() {
         return arg_err(0, format!("a list, set or tuple is required, not {}", a[0].friendly_type()));
     }
@@ -200,7 +200,7 @@ fn flatten(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::tuple(out))
 }
 
-fn index(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn index(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(items) = a[0].as_seq().filter(|_| !matches!(a[0], Value::Set(..))) else {
         return arg_err(0, format!("a list or tuple is required, not {}", a[0].friendly_type()));
     };
@@ -210,7 +210,7 @@ fn index(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     }
 }
 
-fn keys(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn keys(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(attrs) = a[0].as_attrs() else {
         return arg_err(0, format!("a map or object is required, not {}", a[0].friendly_type()));
     };
@@ -221,7 +221,7 @@ fn keys(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     })
 }
 
-fn length(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn length(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     match &a[0] {
         Value::String(s) => Ok(Value::int(s.graphemes(true).count() as i64)),
         Value::List(..) | Value::Set(..) | Value::Tuple(..) | Value::Map(..) | Value::Object(..) => {
@@ -236,7 +236,7 @@ fn length(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     }
 }
 
-fn lookup(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn lookup(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     if a.len() > 3 {
         return arg_err(3, "lookup takes at most three arguments");
     }
@@ -252,7 +252,7 @@ fn lookup(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     }
 }
 
-fn matchkeys(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn matchkeys(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (vals, ks, search) = (seq(&a[0]), seq(&a[1]), seq(&a[2]));
     if vals.len() != ks.len() {
         return err("length of keys and values should be equal");
@@ -263,7 +263,7 @@ fn matchkeys(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::list(t.clone(), out))
 }
 
-fn merge(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn merge(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let mut out = Attrs::new();
     let mut all_maps = true;
     for (i, v) in a.iter().enumerate() {
@@ -296,7 +296,7 @@ fn merge(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::object(out))
 }
 
-fn one(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn one(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(items) = a[0].as_seq() else {
         return arg_err(0, format!("a list, set or tuple is required, not {}", a[0].friendly_type()));
     };
@@ -310,7 +310,7 @@ fn one(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     }
 }
 
-fn range(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn range(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (start, limit, step) = match a.len() {
         1 => {
             let limit = num(&a[0]);
@@ -356,7 +356,7 @@ fn range(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::list(Type::Number, out))
 }
 
-fn reverse(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn reverse(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     match &a[0] {
         Value::List(..) | Value::Tuple(..) => {
             let items: Vec<Value> = seq(&a[0]).iter().rev().cloned().collect();
@@ -367,7 +367,7 @@ fn reverse(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     }
 }
 
-fn slice(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn slice(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(items) = a[0].as_seq().filter(|_| !matches!(a[0], Value::Set(..))) else {
         return arg_err(0, format!("a list or tuple is required, not {}", a[0].friendly_type()));
     };
@@ -385,7 +385,7 @@ fn slice(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(same_kind(&a[0], items[start as usize..end as usize].to_vec()))
 }
 
-fn sort(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn sort(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let mut items: Vec<Value> = seq(&a[0]).to_vec();
     if items.iter().any(Value::is_null) {
         return arg_err(0, "the list must not contain null values");
@@ -394,7 +394,7 @@ fn sort(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::list(Type::String, items))
 }
 
-fn sum(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn sum(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(items) = a[0].as_seq() else {
         return arg_err(0, format!("a list, set or tuple of numbers is required, not {}", a[0].friendly_type()));
     };
@@ -415,7 +415,7 @@ fn sum(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::number(total.unwrap_or_else(Number::zero)))
 }
 
-fn transpose(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn transpose(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let mut out: std::collections::BTreeMap<String, Vec<Value>> = std::collections::BTreeMap::new();
     for (k, v) in a[0].as_attrs().into_iter().flatten() {
         let Some(items) = v.as_seq() else { return arg_err(0, "the values must be lists of strings") };
@@ -431,7 +431,7 @@ fn transpose(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     ))
 }
 
-fn values(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn values(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     match &a[0] {
         Value::Map(t, attrs) => Ok(Value::list(t.clone(), attrs.values().cloned().collect())),
         Value::Object(attrs) => Ok(Value::tuple(attrs.values().cloned().collect())),
@@ -439,7 +439,7 @@ fn values(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     }
 }
 
-fn zipmap(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn zipmap(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let ks = seq(&a[0]);
     let Some(vs) = a[1].as_seq().filter(|_| !matches!(a[1], Value::Set(..))) else {
         return arg_err(1, format!("a list or tuple is required, not {}", a[1].friendly_type()));

@@ -3,8 +3,8 @@
 //! epoch (Howard Hinnant's civil-date algorithms), with the timestamp's own UTC offset kept for output, as Go
 //! keeps a parsed fixed zone.
 
-use super::s;
-use super::{FnCtx, FnError, FnResult, Func, P, arg_err, f, p};
+use super::api::s;
+use super::api::{FnCtx, FnError, FnResult, Func, P, arg_err, f, p};
 use crate::value::Value;
 
 pub static FUNCS: &[Func] = &[
@@ -184,7 +184,7 @@ fn parse_duration(d: &str) -> Option<i128> {
     Some(if neg { -nanos } else { nanos })
 }
 
-fn timeadd(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn timeadd(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let t = time_arg(&a[0], 0)?;
     let Some(d) = parse_duration(s(&a[1])) else {
         return arg_err(1, format!("{:?} is not a valid duration", s(&a[1])));
@@ -196,7 +196,7 @@ fn timeadd(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::string(rfc3339(Time { secs, nanos, offset: t.offset })))
 }
 
-fn timecmp(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn timecmp(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let x = time_arg(&a[0], 0)?;
     let y = time_arg(&a[1], 1)?;
     Ok(Value::int(match (x.secs, x.nanos).cmp(&(y.secs, y.nanos)) {
@@ -222,7 +222,7 @@ const MONTHS: [&str; 12] = [
 ];
 const DAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
-fn formatdate(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn formatdate(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let t = time_arg(&a[1], 1)?;
     let f = fields(t);
     let spec: Vec<char> = s(&a[0]).chars().collect();

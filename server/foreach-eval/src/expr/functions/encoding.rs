@@ -3,9 +3,9 @@
 //! numbers stay exact (cty reads JSON numbers at 512 bits) and output matches Go's encoder byte for byte (HTML
 //! characters escaped, keys sorted).
 
-use super::s;
+use super::api::s;
+use super::api::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p, p_null};
 use super::text_encoding::{self, Charset, Lookup};
-use super::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p, p_null};
 use crate::types::Type;
 use crate::value::{Attrs, Value};
 use base64::Engine;
@@ -30,7 +30,7 @@ pub static FUNCS: &[Func] = &[
     f("textdecodebase64", &[p("source", P::Str), p("encoding", P::Str)], textdecodebase64),
 ];
 
-fn base64decode(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn base64decode(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let bytes = STANDARD.decode(s(&a[0])).or_else(|_| arg_err(0, "failed to decode base64 data"))?;
     match String::from_utf8(bytes) {
         Ok(t) => Ok(Value::string(t)),
@@ -113,7 +113,7 @@ fn urlencode(t: &str) -> String {
     out
 }
 
-fn urldecode(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn urldecode(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let t = s(&a[0]).as_bytes();
     let mut out = Vec::with_capacity(t.len());
     let mut i = 0;
@@ -136,7 +136,7 @@ fn urldecode(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     String::from_utf8(out).map(Value::string).or_else(|_| arg_err(0, "the decoded text is not valid UTF-8"))
 }
 
-fn csvdecode(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn csvdecode(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let rows = parse_csv(s(&a[0])).or_else(|m| arg_err(0, m))?;
     let mut rows = rows.into_iter();
     let Some(header) = rows.next() else { return arg_err(0, "missing header line") };
@@ -209,7 +209,7 @@ fn charset(a: &[Value]) -> Result<(&'static str, Charset), FnError> {
     }
 }
 
-fn textencodebase64(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn textencodebase64(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (name, c) = charset(a)?;
     cx.tick(s(&a[0]).len() as u64 / 64)?;
     let Some(bytes) = text_encoding::encode(&c, s(&a[0])) else {
@@ -218,7 +218,7 @@ fn textencodebase64(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::string(STANDARD.encode(bytes)))
 }
 
-fn textdecodebase64(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn textdecodebase64(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (name, c) = charset(a)?;
     let bytes = STANDARD.decode(s(&a[0])).or_else(|_| arg_err(0, "failed to decode base64 data"))?;
     cx.tick(bytes.len() as u64 / 64)?;

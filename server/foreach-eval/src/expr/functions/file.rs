@@ -10,9 +10,9 @@
 //! OpenTofu reads it, so it is no mistake of the configuration, but foreach-ls reads nothing outside the repository.
 //! A file that exists inside but cannot be used (not UTF-8, a directory) stays an error, as in OpenTofu.
 
+use super::api::s;
+use super::api::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p};
 use super::hash::hex;
-use super::s;
-use super::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, p};
 use crate::resolve::FileAccess;
 use crate::types::Type;
 use crate::value::Value;
@@ -55,11 +55,11 @@ pub static FUNCS: &[Func] = &[
 ];
 
 /// Why the boundary refuses a path that is outside it as written (after `..` is resolved).
-pub(super) const OUTSIDE: &str = "it is outside the repository being checked (the nearest directory at or above the checked \
+pub(crate) const OUTSIDE: &str = "it is outside the repository being checked (the nearest directory at or above the checked \
                        path that holds `.git`; outside git, the checked path itself)";
 
 /// Why the boundary refuses a path inside it that a symbolic link leads out of.
-pub(super) const LINKS_OUTSIDE: &str = "it links to a file outside the repository being checked";
+pub(crate) const LINKS_OUTSIDE: &str = "it links to a file outside the repository being checked";
 
 /// Joins `path` to `base` if relative, normalises `.`/`..`, and checks that the result is inside `root`; the error
 /// says why not ([`OUTSIDE`]).
@@ -94,8 +94,8 @@ fn normalize(p: &str) -> String {
     format!("/{}", parts.join("/"))
 }
 
-pub(crate) fn read(cx: &mut FnCtx<'_, '_>, path: &str) -> Result<Vec<u8>, FnError> {
-    let Some(access) = cx.ev.scope.files() else {
+pub(crate) fn read(cx: &mut FnCtx<'_>, path: &str) -> Result<Vec<u8>, FnError> {
+    let Some(access) = cx.host.scope().files() else {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
     let full = confined(&access, path, path)?;
@@ -108,14 +108,14 @@ pub(crate) fn read(cx: &mut FnCtx<'_, '_>, path: &str) -> Result<Vec<u8>, FnErro
         }
         Err(e) => return Err(FnError::Msg(format!("cannot read {path:?}: {e}"))),
     };
-    if bytes.len() > cx.ev.budget.max_string {
+    if bytes.len() > cx.host.budget().max_string {
         return Err(FnError::Limit(crate::budget::Exceeded::String(bytes.len())));
     }
     Ok(bytes)
 }
 
-fn fileexists(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
-    let Some(access) = cx.ev.scope.files() else {
+fn fileexists(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
+    let Some(access) = cx.host.scope().files() else {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
     let full = confined(&access, s(&a[0]), s(&a[0]))?;
@@ -128,8 +128,8 @@ fn fileexists(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
 /// OpenTofu globs `Clean(Join(path, pattern))` (so `path` may hold wildcards too, `"${path.root}/../**/stacks"`)
 /// and gives each regular file matched relative to `path`, lexically as Go's `filepath.Rel` (`../a/stacks/x.yaml`).
 /// A directory that does not exist, or a file where a directory should be, matches nothing: an empty set.
-fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
-    let Some(access) = cx.ev.scope.files() else {
+fn fileset(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
+    let Some(access) = cx.host.scope().files() else {
         return Err(FnError::Unknown("files are not available to this evaluation".into()));
     };
     let dir = confined(&access, s(&a[0]), s(&a[0]))?;
@@ -141,6 +141,8 @@ fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         return Err(FnError::Unknown("the pattern has too many `{...}` alternatives to evaluate".into()));
     };
     let mut out = Vec::new();
+    // Counted here and charged at the end: the reader borrows the host that the budget is charged to.
+    let mut matched_against = 0u64;
     for alternative in alternatives {
         let full = normalize(&alternative);
         let segs: Vec<&str> = full.split('/').filter(|p| !p.is_empty()).collect();
@@ -157,7 +159,7 @@ fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
             let files =
                 access.reader.walk(&prefix).map_err(|e| FnError::Msg(format!("cannot list {:?}: {e}", s(&a[0]))))?;
             for file in files {
-                cx.tick(1)?;
+                matched_against += 1;
                 let file_segs: Vec<&str> = file.split('/').collect();
                 if glob_segments(pattern, &file_segs) {
                     out.push(Value::string(relative(&dir, &format!("{}/{file}", prefix.trim_end_matches('/')))));
@@ -166,6 +168,7 @@ fn fileset(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
         }
         cx.check_len(out.len())?;
     }
+    cx.tick(matched_against)?;
     Ok(Value::set(Type::String, out))
 }
 
@@ -298,12 +301,12 @@ fn single(p: &[u8], c: u8) -> Option<(bool, usize)> {
     }
 }
 
-fn abspath(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn abspath(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let p = s(&a[0]);
     if p.starts_with('/') {
         return Ok(Value::string(normalize(p)));
     }
-    match cx.ev.scope.path("cwd") {
+    match cx.host.scope().path("cwd") {
         Some(cwd) if cwd.starts_with('/') => Ok(Value::string(normalize(&format!("{cwd}/{p}")))),
         _ => err("the working directory is not known"),
     }

@@ -1,20 +1,20 @@
 //! `format` and `formatlist`: cty's printf dialect (`%v %#v %t %d %b %o %x %X %e %E %f %g %G %s %q`, flags
 //! `+ - # 0` and space, width, precision, `%[n]` argument indexes).
 
-use super::s;
-use super::{FnCtx, FnError, FnResult, arg_err, err};
+use super::api::s;
+use super::api::{FnCtx, FnError, FnResult, arg_err, err};
 use crate::constraint::Constraint;
 use crate::convert::{convert, to_string};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
 
-pub fn format_fn(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+pub fn format_fn(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let out = format_str(cx, s(&a[0]), &a[1..])?;
     Ok(Value::string(out))
 }
 
-pub fn formatlist_fn(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+pub fn formatlist_fn(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let spec = s(&a[0]);
     let args = &a[1..];
     let mut n: Option<usize> = None;
@@ -63,7 +63,7 @@ struct Spec {
     prec: Option<usize>,
 }
 
-fn format_str(cx: &mut FnCtx<'_, '_>, spec: &str, args: &[Value]) -> Result<String, FnError> {
+fn format_str(cx: &mut FnCtx<'_>, spec: &str, args: &[Value]) -> Result<String, FnError> {
     let mut out = String::new();
     let chars: Vec<char> = spec.chars().collect();
     let mut i = 0;

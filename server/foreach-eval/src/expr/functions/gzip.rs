@@ -9,14 +9,14 @@
 //! `base64gunzip` (OpenTofu 1.9+, not in Terraform) reads concatenated gzip members as Go's reader does, and stops
 //! at the string budget so that a small "gzip bomb" cannot exhaust memory.
 
-use super::{FnCtx, FnResult, arg_err, err};
+use super::api::{FnCtx, FnResult, arg_err, err};
 use crate::value::Value;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use flate2::{Compress, Compression, Crc, FlushCompress, Status};
 use std::io::Read;
 
-pub fn base64gzip(cx: &mut FnCtx<'_, '_>, text: &str) -> FnResult {
+pub fn base64gzip(cx: &mut FnCtx<'_>, text: &str) -> FnResult {
     cx.tick(text.len() as u64 / 64)?;
     let mut out = vec![0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff];
     let mut deflate = Compress::new(Compression::default(), false);
@@ -45,9 +45,9 @@ pub fn base64gzip(cx: &mut FnCtx<'_, '_>, text: &str) -> FnResult {
     Ok(Value::string(encoded))
 }
 
-pub fn base64gunzip(cx: &mut FnCtx<'_, '_>, text: &str) -> FnResult {
+pub fn base64gunzip(cx: &mut FnCtx<'_>, text: &str) -> FnResult {
     let Ok(bytes) = STANDARD.decode(text) else { return arg_err(0, "failed to decode base64 data") };
-    let limit = cx.ev.budget.max_string;
+    let limit = cx.host.budget().max_string;
     let mut out = Vec::new();
     let reader = flate2::read::MultiGzDecoder::new(bytes.as_slice());
     if let Err(e) = reader.take(limit as u64 + 1).read_to_end(&mut out) {

@@ -1,8 +1,8 @@
 //! Hash and UUID functions: `md5`, `sha1`, `sha256`, `sha512`, `base64sha256`, `base64sha512`, `uuidv5`
 //! (`bcrypt` and `uuid` are impure and handled as unknown by the caller).
 
-use super::s;
-use super::{FnCtx, FnResult, Func, P, arg_err, f, p};
+use super::api::s;
+use super::api::{FnCtx, FnResult, Func, P, arg_err, f, p};
 use crate::value::Value;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -28,7 +28,7 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn uuidv5(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn uuidv5(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let ns = match s(&a[0]) {
         "dns" => "6ba7b810-9dad-11d1-80b4-00c04fd430c8",
         "url" => "6ba7b811-9dad-11d1-80b4-00c04fd430c8",

@@ -1,7 +1,7 @@
 //! A small JSON reader for `jsondecode`: objects become objects, arrays tuples, numbers exact numbers; nesting
 //! is bounded so hostile input cannot exhaust the stack.
 
-use super::{FnResult, err};
+use super::api::{FnResult, err};
 use crate::number::Number;
 use crate::value::{Attrs, Value};
 

@@ -1,7 +1,7 @@
 //! Numeric functions: `abs`, `ceil`, `floor`, `log`, `max`, `min`, `parseint`, `pow`, `signum`. `log` and `pow`
 //! compute in float64 as cty does (their results print with float64's shortest digits).
 
-use super::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, fv, p};
+use super::api::{FnCtx, FnError, FnResult, Func, P, arg_err, err, f, fv, p};
 use crate::number::Number;
 use crate::value::Value;
 use num_bigint::BigInt;
@@ -20,7 +20,9 @@ pub static FUNCS: &[Func] = &[
     f("signum", &[p("num", P::Num)], |_, a| {
         let n = num(&a[0]);
         if !n.is_integer() && !n.is_zero() || n.to_i64().is_none() {
-            return super::err("value must be a whole number, between -9223372036854775808 and 9223372036854775807");
+            return super::api::err(
+                "value must be a whole number, between -9223372036854775808 and 9223372036854775807",
+            );
         }
         Ok(Value::int(match n.cmp_num(&Number::zero()) {
             Ordering::Less => -1,
@@ -66,7 +68,7 @@ fn extreme(a: &[Value], want: Ordering) -> FnResult {
     Ok(Value::number(best))
 }
 
-fn parseint(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn parseint(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let Some(text) = a[0].as_str() else {
         return arg_err(0, format!("a string is required, but the argument is {}", a[0].friendly_type()));
     };

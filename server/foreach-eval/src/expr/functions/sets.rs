@@ -1,7 +1,7 @@
 //! Set functions: `setintersection`, `setproduct`, `setsubtract`, `setunion`. `setproduct` checks the size of
 //! its result against the budget before building anything.
 
-use super::{E, FnCtx, FnResult, Func, P, err, f, fv, p};
+use super::api::{E, FnCtx, FnResult, Func, P, err, f, fv, p};
 use crate::convert::{convert_to_type, unify};
 use crate::types::Type;
 use crate::value::Value;
@@ -29,34 +29,34 @@ fn unified(a: &[Value]) -> Result<(Type, Vec<Vec<Value>>), super::FnError> {
     Ok((t, sets))
 }
 
-fn union(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn union(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (t, sets) = unified(a)?;
     let items: Vec<Value> = sets.into_iter().flatten().collect();
     cx.check_len(items.len())?;
     Ok(Value::set(t, items))
 }
 
-fn intersection(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn intersection(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (t, sets) = unified(a)?;
     let (first, rest) = sets.split_first().map(|(f, r)| (f.clone(), r.to_vec())).unwrap_or_default();
     let items = first.into_iter().filter(|v| rest.iter().all(|s| s.iter().any(|x| x.raw_equals(v)))).collect();
     Ok(Value::set(t, items))
 }
 
-fn subtract(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn subtract(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (t, sets) = unified(a)?;
     let items = sets[0].iter().filter(|v| !sets[1].iter().any(|x| x.raw_equals(v))).cloned().collect();
     Ok(Value::set(t, items))
 }
 
-fn product(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn product(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     if a.len() < 2 {
         return err("at least two arguments are required");
     }
     let mut total: usize = 1;
     for (i, v) in a.iter().enumerate() {
         let Some(items) = v.as_seq() else {
-            return super::arg_err(i, format!("a set or list is required, not {}", v.friendly_type()));
+            return super::api::arg_err(i, format!("a set or list is required, not {}", v.friendly_type()));
         };
         total = total.saturating_mul(items.len());
     }

@@ -2,7 +2,7 @@
 //! `replace`, `split`, `startswith`, `strcontains`, `strrev`, `substr`, `title`, `trim*`, `upper`. Lengths and
 //! offsets count grapheme clusters, as cty does.
 
-use super::{E, FnCtx, FnResult, Func, P, arg_err, err, f, fv, p, s};
+use super::api::{E, FnCtx, FnResult, Func, P, arg_err, err, f, fv, p, s};
 use crate::types::Type;
 use crate::value::{Attrs, Value};
 use unicode_segmentation::UnicodeSegmentation;
@@ -12,8 +12,8 @@ pub static FUNCS: &[Func] = &[
     f("endswith", &[p("str", P::Str), p("suffix", P::Str)], |_, a| Ok(Value::Bool(s(&a[0]).ends_with(s(&a[1]))))),
     f("startswith", &[p("str", P::Str), p("prefix", P::Str)], |_, a| Ok(Value::Bool(s(&a[0]).starts_with(s(&a[1]))))),
     f("strcontains", &[p("str", P::Str), p("substr", P::Str)], |_, a| Ok(Value::Bool(s(&a[0]).contains(s(&a[1]))))),
-    fv("format", &[p("format", P::Str)], super::p_null("args", P::Any), super::format::format_fn),
-    fv("formatlist", &[p("format", P::Str)], super::p_null("args", P::Any), super::format::formatlist_fn),
+    fv("format", &[p("format", P::Str)], super::api::p_null("args", P::Any), super::format::format_fn),
+    fv("formatlist", &[p("format", P::Str)], super::api::p_null("args", P::Any), super::format::formatlist_fn),
     f("indent", &[p("spaces", P::Num), p("str", P::Str)], indent),
     fv("join", &[p("separator", P::Str)], p("lists", P::ListOf(E::Str)), join),
     f("lower", &[p("str", P::Str)], |_, a| Ok(Value::string(s(&a[0]).to_lowercase()))),
@@ -38,7 +38,7 @@ pub static FUNCS: &[Func] = &[
     f("trimspace", &[p("str", P::Str)], |_, a| Ok(Value::string(s(&a[0]).trim()))),
 ];
 
-fn chomp(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn chomp(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let mut t = s(&a[0]);
     loop {
         if let Some(x) = t.strip_suffix("\r\n") {
@@ -52,19 +52,19 @@ fn chomp(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::string(t))
 }
 
-fn indent(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn indent(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let n = super::numeric::int_arg(&a[0], 0)?;
     if n < 0 {
         return arg_err(0, "the number of spaces must not be negative");
     }
     let n = n as usize;
-    let pad = " ".repeat(n.min(cx.ev.budget.max_string));
+    let pad = " ".repeat(n.min(cx.host.budget().max_string));
     let text = s(&a[1]);
     cx.check_str(text.len() + text.matches('\n').count() * n)?;
     Ok(Value::string(text.replace('\n', &format!("\n{pad}"))))
 }
 
-fn join(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn join(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     if a.len() < 2 {
         return err("at least one list is required");
     }
@@ -114,7 +114,7 @@ fn group(caps: &regex::Captures<'_>, i: usize) -> Value {
     }
 }
 
-fn regex_fn(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn regex_fn(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let re = compile(s(&a[0]), 0)?;
     match re.captures(s(&a[1])) {
         Some(c) => Ok(captures_value(&re, &c)),
@@ -122,7 +122,7 @@ fn regex_fn(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     }
 }
 
-fn regexall(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn regexall(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let re = compile(s(&a[0]), 0)?;
     let mut out = Vec::new();
     for c in re.captures_iter(s(&a[1])) {
@@ -145,7 +145,7 @@ fn regex_result_type(re: &regex::Regex) -> Type {
     }
 }
 
-fn replace(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn replace(cx: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (text, sub, rep) = (s(&a[0]), s(&a[1]), s(&a[2]));
     let out = if sub.len() > 1 && sub.starts_with('/') && sub.ends_with('/') {
         let re = compile(&sub[1..sub.len() - 1], 1)?;
@@ -165,7 +165,7 @@ fn replace(cx: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::string(out))
 }
 
-fn split(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn split(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let (sep, text) = (s(&a[0]), s(&a[1]));
     let parts: Vec<Value> = if sep.is_empty() {
         text.chars().map(|c| Value::string(c.to_string())).collect()
@@ -175,7 +175,7 @@ fn split(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::list(Type::String, parts))
 }
 
-fn substr(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn substr(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     let g: Vec<&str> = s(&a[0]).graphemes(true).collect();
     let mut offset = super::numeric::int_arg(&a[1], 1)?;
     let length = super::numeric::int_arg(&a[2], 2)?;
@@ -192,7 +192,7 @@ fn substr(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
     Ok(Value::string(g[start..end].concat()))
 }
 
-fn title(_: &mut FnCtx<'_, '_>, a: &[Value]) -> FnResult {
+fn title(_: &mut FnCtx<'_>, a: &[Value]) -> FnResult {
     // Go's strings.Title: upper-case the first letter of every word; words are separated by non-letters/digits.
     let mut out = String::new();
     let mut prev_sep = true;

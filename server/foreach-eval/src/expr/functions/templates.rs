@@ -1,15 +1,13 @@
 //! `templatefile` and `templatestring`: render a template with only the given variables in scope.
 //!
 //! The template text is parsed as the body of a heredoc (the same template grammar) and evaluated by a nested
-//! evaluator whose only names are the `vars` map; its errors become one error of the call. A template may not
+//! evaluator whose only names are the `vars` map (the host's [`FnHost::eval_template`](super::api::FnHost)); its
+//! errors become one error of the call. A template may not
 //! call `templatefile` again (OpenTofu forbids the recursion too), which also bounds nesting.
 
-use super::s;
-use super::{FnCtx, FnError, FnResult, Func, P, f, p};
-use crate::expr::Evaluator;
-use crate::resolve::{EmptyScope, FileAccess, Resolved, Scope};
+use super::api::s;
+use super::api::{FnCtx, FnError, FnResult, Func, P, f, p};
 use crate::value::Value;
-use foreach_base::base::FileRange;
 use foreach_syntax::ast::{ExprKind, TemplatePart};
 
 pub static FUNCS: &[Func] = &[
@@ -21,32 +19,9 @@ pub static FUNCS: &[Func] = &[
     f("templatestring", &[p("template", P::Str), p("vars", P::Any)], |cx, a| render(cx, s(&a[0]), &a[1])),
 ];
 
-/// The file functions of the enclosing scope, but no variables or locals.
-struct TemplateScope<'a>(&'a dyn Scope);
-
-impl Scope for TemplateScope<'_> {
-    fn variable(&self, name: &str, at: FileRange) -> Option<Resolved> {
-        EmptyScope.variable(name, at)
-    }
-    fn local(&self, name: &str, at: FileRange) -> Option<Resolved> {
-        EmptyScope.local(name, at)
-    }
-    fn declared_names(&self, _: &str) -> Vec<&str> {
-        Vec::new()
-    }
-    fn path(&self, which: &str) -> Option<String> {
-        self.0.path(which)
-    }
-    fn workspace(&self) -> Option<String> {
-        self.0.workspace()
-    }
-    fn files(&self) -> Option<FileAccess<'_>> {
-        self.0.files()
-    }
-}
-
-fn render(cx: &mut FnCtx<'_, '_>, text: &str, vars: &Value) -> FnResult {
-    if cx.ev.in_template {
+fn render(cx: &mut FnCtx<'_>, text: &str, vars_value: &Value) -> FnResult {
+    let vars = vars_value;
+    if cx.host.in_template() {
         return Err(FnError::Msg("cannot call a template function from inside a template".into()));
     }
     let Some(vars) = vars.as_attrs() else {
@@ -83,18 +58,7 @@ fn render(cx: &mut FnCtx<'_, '_>, text: &str, vars: &Value) -> FnResult {
         trimmed.pop();
         *value = trimmed.into();
     }
-    let scope = TemplateScope(cx.ev.scope);
-    let mut sub = Evaluator::new(&scope, cx.ev.file, cx.ev.ctx, cx.ev.budget);
-    sub.in_template = true;
-    sub.steps = cx.ev.steps;
-    for (k, v) in vars.iter() {
-        sub.bindings.push((k.clone(), v.clone()));
-    }
-    let v = sub.eval(&expr);
-    cx.ev.steps = sub.steps;
-    if let Some(d) = sub.diagnostics.first() {
-        return Err(FnError::Msg(format!("error in template: {}", d.message)));
-    }
+    let v = cx.host.eval_template(&expr, vars_value).map_err(|m| FnError::Msg(format!("error in template: {m}")))?;
     if let Some(r) = v.first_unknown() {
         // Inside a template every name must come from `vars`: any other reference is an error, not a value
         // OpenTofu would know later.

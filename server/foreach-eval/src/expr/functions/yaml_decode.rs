@@ -10,7 +10,7 @@
 //! two parsers' grammars differ (saphyr follows YAML 1.2 syntax, libyaml 1.1: e.g. `\u2028` as a line break) the
 //! input is rare; error messages differ in wording but both sides fail.
 
-use super::{FnCtx, FnError, FnResult};
+use super::api::{FnCtx, FnError, FnResult};
 use crate::number::Number;
 use crate::value::{Attrs, Value};
 use regex::Regex;
@@ -33,7 +33,7 @@ const MERGE: &str = "tag:yaml.org,2002:merge";
 const MAP: &str = "tag:yaml.org,2002:map";
 const SEQ: &str = "tag:yaml.org,2002:seq";
 
-pub fn decode(cx: &mut FnCtx<'_, '_>, text: &str) -> FnResult {
+pub fn decode(cx: &mut FnCtx<'_>, text: &str) -> FnResult {
     let mut d = Decoder { events: Parser::new_from_str(text), anchors: HashMap::new(), nodes: 0, cx };
     d.document().map_err(|e| match e {
         Fail::Msg(m) => FnError::Msg(m),
@@ -57,16 +57,16 @@ enum Anchor {
     Done(Value, usize),
 }
 
-struct Decoder<'i, 'c, 'e, 'a> {
+struct Decoder<'i, 'c, 'e> {
     events: Parser<'i, StrInput<'i>>,
     anchors: HashMap<usize, Anchor>,
     /// Nodes produced so far, counting each alias as the nodes it copies: bounded by the collection budget, which
     /// turns "billion laughs" documents into a limit diagnostic.
     nodes: usize,
-    cx: &'c mut FnCtx<'e, 'a>,
+    cx: &'c mut FnCtx<'e>,
 }
 
-impl<'i> Decoder<'i, '_, '_, '_> {
+impl<'i> Decoder<'i, '_, '_> {
     fn next(&mut self) -> Result<(Event<'i>, Span), Fail> {
         match self.events.next_event() {
             Some(Ok(e)) => Ok(e),
