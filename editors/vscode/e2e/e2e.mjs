@@ -5,7 +5,9 @@
 //
 // Environment: E2E_URL (code-server), E2E_WORKSPACE (a copy of e2e/workspace, opened as the folder),
 // E2E_SCREENSHOTS (a directory), E2E_CHROMIUM (the browser), E2E_TOOLS (the directory whose node_modules holds
-// playwright-core), E2E_FMT_EXPECTED (what `foreach-ls fmt` makes of messy.tf), E2E_TIMEOUT_MS (for everything).
+// playwright-core), E2E_FMT_EXPECTED (what `foreach-ls fmt` makes of messy.tf), E2E_TIMEOUT_MS (for everything),
+// E2E_SETTINGS (the user settings file, which the last step changes) and E2E_NOT_FOUND=1 when no foreach-ls is on
+// the PATH of a login shell (the last step then expects the extension to say it found none).
 // Every step saves a screenshot NN-step.png; a failed step saves NN-step-FAILED.png, says why, and exits 1.
 
 import * as fs from 'node:fs';
@@ -86,6 +88,26 @@ async function until(what, get, pred = (v) => Boolean(v)) {
       throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(last)}`);
     }
     await page.waitForTimeout(100);
+  }
+}
+
+/**
+ * Presses `key` until `widget` shows: a key press can go missing while the editor is still taking the focus back or
+ * is busy, and a widget with nothing to show yet (no code actions so far) closes by itself.
+ */
+async function pressUntil(key, widget, what) {
+  const end = Date.now() + waitMs();
+  for (;;) {
+    await page.keyboard.press(key);
+    try {
+      await widget.waitFor({ timeout: 3_000 });
+      return;
+    } catch (e) {
+      if (Date.now() > end) {
+        throw new Error(`${what} did not show after ${key}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    await page.keyboard.press('Escape');
   }
 }
 
@@ -295,8 +317,8 @@ await step('completion-of-instance-keys', async () => {
   for (let i = 0; i < 4; i++) {
     await page.keyboard.press('Backspace');
   }
-  await page.keyboard.press('Control+Space');
   const rows = page.locator('.suggest-widget.visible .monaco-list-row');
+  await pressUntil('Control+Space', rows.first(), 'the completion list');
   const labels = await until(
     'completion items',
     async () => (await rows.allTextContents()).join(' | '),
@@ -316,10 +338,9 @@ await step('completion-of-instance-keys', async () => {
 await step('quick-fix', async () => {
   const [line, column] = position(read('main.tf'), wrongKey, 2);
   await goTo(line, column);
-  await page.keyboard.press('Control+.');
   const title = 'Move this resource to the provider configuration `aws.by_region["use1"]`';
   const item = page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
-  await item.waitFor({ timeout: waitMs() });
+  await pressUntil('Control+.', item, 'the quick fix');
   await snap('quick-fix-menu');
   await item.click();
   // As the action says, and nothing else (the file is saved after a short delay: files.autoSave).
@@ -347,9 +368,8 @@ await step('rename-provider-alias', async () => {
   await open('main.tf');
   const [line, column] = position(read('main.tf'), '"by_region"', 3);
   await goTo(line, column);
-  await page.keyboard.press('F2');
   const input = page.locator('.rename-box input');
-  await input.waitFor({ timeout: waitMs() });
+  await pressUntil('F2', input, 'the rename box');
   await input.fill('per_region');
   await page.keyboard.press('Enter');
   await page.locator('.rename-box input').waitFor({ state: 'hidden', timeout: waitMs() });
@@ -367,6 +387,33 @@ await step('rename-provider-alias', async () => {
     (got) => Object.entries(want).every(([f, t]) => got[f] === t),
   );
   await until('no error squiggle', squiggles, (s) => s.length === 0);
+});
+
+await step('server-not-found', async () => {
+  // Without `foreachLs.path` the extension looks on the PATH it was given (the login shell's), then in ~/.cargo/bin
+  // and ~/.local/bin; the test's home has neither, so the message must say where it looked and name the setting.
+  if (process.env.E2E_NOT_FOUND !== '1') {
+    console.log('   (skipped: a foreach-ls is on the login shell\'s PATH here)');
+    return;
+  }
+  // As a user would: delete the line in the user settings (JSON) and save. VS Code here watches no files (it runs
+  // without its native modules), so the settings are changed through its editor, not on disk.
+  const file = env('E2E_SETTINGS');
+  await command('Preferences: Open User Settings (JSON)');
+  // An editor of its own over the workbench, not a tab.
+  await page.locator('.monaco-editor .view-line', { hasText: '"foreachLs.path"' }).waitFor({ timeout: waitMs() });
+  await goTo(...position(fs.readFileSync(file, 'utf8'), '"foreachLs.path"'));
+  await page.keyboard.press('Control+Shift+K');
+  await page.keyboard.press('Control+S');
+  await until('the setting gone from the file', () => fs.readFileSync(file, 'utf8'), (t) => !t.includes('foreachLs.path'));
+  const toast = page.locator('.notification-toast', { hasText: 'foreach-ls was not found' }).first();
+  await toast.waitFor({ timeout: waitMs() });
+  const text = (await toast.textContent()) ?? '';
+  for (const part of ['not found on PATH (/', '.cargo/bin', '.local/bin', 'foreachLs.path', 'login shell', 'Open Settings']) {
+    if (!text.includes(part)) {
+      throw new Error(`the message lacks ${part}: ${text}`);
+    }
+  }
 });
 
 await browser.close();

@@ -89,9 +89,9 @@ export interface ServerCommand {
 }
 
 export const installHint =
-  'Install the VS Code extension for your platform (its .vsix brings the server), download a release archive and put ' +
-  '`foreach-ls` on PATH, or run `cargo install foreach-ls`; or set `foreachLs.path` (Settings > Extensions > ' +
-  'foreach-ls) to the binary.';
+  'Set `foreachLs.path` (Settings > Extensions > foreach-ls) to the binary, or install it: the extension for your ' +
+  'platform (its .vsix) brings it; else put the `foreach-ls` of a release archive on PATH, or run ' +
+  '`cargo install foreach-ls`.';
 
 /**
  * Where a user's own installs usually land when the PATH VS Code gives the extension host lacks them: VS Code (remote,
@@ -107,14 +107,13 @@ export function usualPlaces(home: string | undefined, platform: NodeJS.Platform 
   return [path.posix.join(home, '.cargo', 'bin'), path.posix.join(home, '.local', 'bin')];
 }
 
-/** Says that the server is missing, which PATH was searched, and where the setting is. */
+/** Says that the server is missing, which PATH was searched and where else, and where the setting is. */
 export function notFoundMessage(envPath: string | undefined, places: string[]): string {
-  const searched = envPath === undefined || envPath === '' ? 'an empty PATH' : `PATH=${envPath}`;
+  const searched = envPath === undefined || envPath === '' ? 'empty' : envPath;
   const also = places.length === 0 ? '' : ` nor in ${places.join(', ')}`;
   return (
-    `foreach-ls was not found: not on the PATH the extension host has (${searched})${also}. VS Code gives ` +
-    'extensions the PATH of your login shell, which can differ from the one of a terminal. ' +
-    installHint
+    `foreach-ls was not found on PATH (${searched}; VS Code gives extensions the PATH of your login shell, which ` +
+    `can differ from a terminal's)${also}. ${installHint}`
   );
 }
 

