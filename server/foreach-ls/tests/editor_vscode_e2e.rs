@@ -120,6 +120,10 @@ struct Tree(Child);
 
 impl Drop for Tree {
     fn drop(&mut self) {
+        // Already ended and reaped: its id may be another process's by now, so nothing is sent.
+        if matches!(self.0.try_wait(), Ok(Some(_))) {
+            return;
+        }
         let root = self.0.id();
         let mut pids = descendants(root);
         pids.push(root);
