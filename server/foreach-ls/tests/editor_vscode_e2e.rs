@@ -287,6 +287,8 @@ fn vscode_shows_checks_and_applies_fixes_in_a_browser() {
         .env("E2E_TIMEOUT_MS", PAGE_TIMEOUT_MS.to_string())
         .env("E2E_SETTINGS", data.join("User/settings.json"))
         .env("E2E_NOT_FOUND", not_found)
+        // Chromium writes crash-report settings under ~/.config even with a profile of its own.
+        .env("HOME", &home)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
