@@ -3,7 +3,7 @@ import * as esbuild from 'esbuild';
 
 const tests = process.argv.includes('--tests');
 await esbuild.build({
-  entryPoints: tests ? ['test/startup.test.ts'] : ['src/extension.ts'],
+  entryPoints: tests ? ['test/startup.test.ts', 'test/grammar.test.ts'] : ['src/extension.ts'],
   outdir: tests ? 'out/test' : 'dist',
   bundle: true,
   platform: 'node',

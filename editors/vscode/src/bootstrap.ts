@@ -2,6 +2,7 @@
 // real server: which binary to run, what to send as initializationOptions, which documents to attach to.
 
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The `foreachLs.*` settings the extension reads. */
@@ -62,9 +63,10 @@ export function initializationOptions(s: Settings): Record<string, unknown> {
 }
 
 /**
- * Where the extension attaches: the language ids of the HashiCorp and OpenTofu extensions *and* file patterns, so
- * it works alongside either (or neither) without contributing a grammar of its own. The server decides what a file
- * is from its name, so an HCL file that is not OpenTofu's is left alone even if it matches a language id.
+ * Where the extension attaches: the language ids it contributes, which are those of the HashiCorp and OpenTofu
+ * extensions, *and* file patterns, so it works alongside either (or neither) whichever language a file ends up
+ * with (`.tf.json` files are JSON). The server decides what a file is from its name, so an HCL file that is not
+ * OpenTofu's is left alone even if it matches a language id.
  */
 export const documentSelector = [
   { language: 'terraform' },
@@ -87,16 +89,40 @@ export interface ServerCommand {
 }
 
 export const installHint =
-  'foreach-ls was not found. Install the VS Code extension for your platform (its .vsix brings the server), download ' +
-  'a release archive and put `foreach-ls` on PATH, or run `cargo install foreach-ls`; or set `foreachLs.path` to ' +
-  'the binary.';
+  'Set `foreachLs.path` (Settings > Extensions > foreach-ls) to the binary, or install it: the extension for your ' +
+  'platform (its .vsix) brings it; else put the `foreach-ls` of a release archive on PATH, or run ' +
+  '`cargo install foreach-ls`.';
+
+/**
+ * Where a user's own installs usually land when the PATH VS Code gives the extension host lacks them: VS Code (remote,
+ * web, and desktop on Linux) starts it with the PATH of the user's login shell, not of the shell that launched it.
+ */
+export function usualPlaces(home: string | undefined, platform: NodeJS.Platform = process.platform): string[] {
+  if (home === undefined || home === '') {
+    return [];
+  }
+  if (platform === 'win32') {
+    return [path.win32.join(home, '.cargo', 'bin')];
+  }
+  return [path.posix.join(home, '.cargo', 'bin'), path.posix.join(home, '.local', 'bin')];
+}
+
+/** Says that the server is missing, which PATH was searched and where else, and where the setting is. */
+export function notFoundMessage(envPath: string | undefined, places: string[]): string {
+  const searched = envPath === undefined || envPath === '' ? 'empty' : envPath;
+  const also = places.length === 0 ? '' : ` nor in ${places.join(', ')}`;
+  return (
+    `foreach-ls was not found on PATH (${searched}; VS Code gives extensions the PATH of your login shell, which ` +
+    `can differ from a terminal's)${also}. ${installHint}`
+  );
+}
 
 /**
  * The command that starts the server, or a message saying why it cannot start: the server bundled in a
  * platform-specific .vsix (`bundled`, from `bundledServer`) when there is one, so the extension and its server are
  * always the same version; else `foreachLs.path` (a relative path is taken from the first workspace folder); else
- * `foreach-ls` looked up on `envPath`. To run another build (a newer one, a debug one), install the
- * platform-neutral extension, which carries no server, and set `foreachLs.path`.
+ * `foreach-ls` looked up on `envPath`, then in the `usualPlaces` under `home`. To run another build (a newer one, a
+ * debug one), install the platform-neutral extension, which carries no server, and set `foreachLs.path`.
  */
 export function serverCommand(
   s: Settings,
@@ -104,6 +130,7 @@ export function serverCommand(
   workspaceFolder: string | undefined,
   bundled?: string,
   platform: NodeJS.Platform = process.platform,
+  home: string | undefined = os.homedir(),
 ): ServerCommand | { error: string } {
   if (bundled !== undefined) {
     return { command: bundled, args: ['serve'] };
@@ -115,8 +142,10 @@ export function serverCommand(
     }
     return { command: configured, args: ['serve'] };
   }
-  const found = findOnPath('foreach-ls', envPath, platform);
-  return found === undefined ? { error: installHint } : { command: found, args: ['serve'] };
+  const places = usualPlaces(home, platform);
+  const sep = platform === 'win32' ? ';' : ':';
+  const found = findOnPath('foreach-ls', envPath, platform) ?? findOnPath('foreach-ls', places.join(sep), platform);
+  return found === undefined ? { error: notFoundMessage(envPath, places) } : { command: found, args: ['serve'] };
 }
 
 /**

@@ -33,7 +33,6 @@ import {
   defaultSettings,
   documentSelector,
   initializationOptions,
-  installHint,
   serverCommand,
 } from '../src/bootstrap';
 
@@ -207,13 +206,46 @@ void test('settings reach the server under the names it reads', async () => {
   await diagnostics('the code turned off', (d) => unknownInstance(d) === undefined);
 });
 
-void test('a missing binary gives the install hint', () => {
-  assert.deepEqual(serverCommand(defaultSettings, '/nonexistent', undefined), { error: installHint });
-  const configured = serverCommand({ ...defaultSettings, path: 'bin/nope' }, process.env.PATH, ws);
-  assert.ok('error' in configured);
-  assert.match(configured.error, /foreachLs\.path/);
-  assert.ok(configured.error.includes(path.join(ws, 'bin/nope')), configured.error);
-  assert.match(installHint, /cargo install/);
+void test('a missing binary names the PATH searched, the usual places and the setting', () => {
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'foreach-ls-home-')));
+  try {
+    const missing = serverCommand(defaultSettings, '/nonexistent', undefined, undefined, 'linux', home);
+    assert.ok('error' in missing);
+    for (const part of ['PATH (/nonexistent;', path.join(home, '.cargo/bin'), path.join(home, '.local/bin'), 'foreachLs.path']) {
+      assert.ok(missing.error.includes(part), `${part} in: ${missing.error}`);
+    }
+    assert.match(missing.error, /cargo install/);
+    const configured = serverCommand({ ...defaultSettings, path: 'bin/nope' }, process.env.PATH, ws);
+    assert.ok('error' in configured);
+    assert.match(configured.error, /foreachLs\.path/);
+    assert.ok(configured.error.includes(path.join(ws, 'bin/nope')), configured.error);
+
+    // Not on PATH, but where `pip install --user` or `cargo install` put it: found there, ~/.cargo/bin first.
+    const install = (dir: string): string => {
+      fs.mkdirSync(path.join(home, dir), { recursive: true });
+      const file = path.join(home, dir, 'foreach-ls');
+      fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+      return file;
+    };
+    const local = install('.local/bin');
+    assert.deepEqual(serverCommand(defaultSettings, '/nonexistent', undefined, undefined, 'linux', home), {
+      command: local,
+      args: ['serve'],
+    });
+    const cargo = install('.cargo/bin');
+    assert.deepEqual(serverCommand(defaultSettings, '', undefined, undefined, 'linux', home), {
+      command: cargo,
+      args: ['serve'],
+    });
+    // PATH still comes first.
+    const onPath = install('elsewhere');
+    assert.deepEqual(serverCommand(defaultSettings, path.dirname(onPath), undefined, undefined, 'linux', home), {
+      command: onPath,
+      args: ['serve'],
+    });
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 });
 
 void test('foreachLs.path wins over PATH', () => {

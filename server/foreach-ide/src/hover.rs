@@ -15,7 +15,7 @@ use foreach_analysis::tree::module_tree;
 use super::cursor::reference_at;
 use super::init_info::init_hover;
 use super::key_origin::key_origins;
-use super::provider_info::{expansion_markdown, key_list, module_instances};
+use super::provider_info::{expansion_markdown, key_list, module_instances, union_keys};
 use super::references::config_at;
 use super::results::HoverResult;
 use super::signature_help::function_hover;
@@ -173,8 +173,20 @@ fn provider_hover(db: &dyn Db, ws: Workspace, file: SourceFile, pos: FilePositio
     if instances.len() > MAX_INSTANCES {
         md.push_str(&format!("\n…and {} more instances of this module\n", instances.len() - MAX_INSTANCES));
     }
-    if !all_selected.is_empty() {
-        let keys: Vec<&str> = all_selected.iter().map(String::as_str).collect();
+    // A key no instance has (only said when every instance of the module knows its keys).
+    let known = instances.iter().all(|mi| matches!(mi.analysis.expansions.get(block), Some(Expansion::Keys(_))));
+    let union = union_keys(&instances, block);
+    let (missing, keys): (Vec<&str>, Vec<&str>) = all_selected
+        .iter()
+        .map(String::as_str)
+        .partition(|k| !instances.is_empty() && known && !union.iter().any(|u| u.key == *k));
+    if !missing.is_empty() {
+        let names: Vec<&str> = union.iter().map(|u| u.key.as_str()).collect();
+        let have =
+            if names.is_empty() { "has no instances".to_string() } else { format!("has {}", key_list(&names, 8)) };
+        md.push_str(&format!("\n{} names no instance: `{address}` {have}\n", key_list(&missing, 8)));
+    }
+    if !keys.is_empty() {
         md.push_str(&format!("\nselects {}\n", key_list(&keys, 8)));
         let origins = key_origins(db, ws, dir, block, &keys[..keys.len().min(MAX_ORIGINS)]);
         for (key, origin) in origins {
@@ -413,6 +425,19 @@ resource "aws_s3_bucket" "b" {
             md,
             "```hcl\nprovider \"aws\"  # aws.by_region\n```\n\n2 instances:\n- `\"eu-west-1\"`: region = \"eu-west-1\" ← selected\n- `\"us-east-1\"`: region = \"us-east-1\"\n\nselects \"eu-west-1\"\n- \"eu-west-1\": an element of the list at `main.tf:4`\n"
         );
+    }
+
+    #[test]
+    fn a_key_that_names_no_instance_says_so_and_lists_the_instances() {
+        let text = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"eu\", \"us\"])\n  region   = each.key\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"a$0p\"]\n}\n";
+        assert_eq!(
+            check(text),
+            "```hcl\nprovider \"aws\"  # aws.by_region\n```\n\n2 instances:\n- `\"eu\"`: region = \"eu\"\n- `\"us\"`: region = \"us\"\n\n\"ap\" names no instance: `aws.by_region` has \"eu\", \"us\"\n"
+        );
+        // When the instances are not known, nothing is said about the key beyond what it selects.
+        let unknown = text.replace("toset([\"eu\", \"us\"])", "toset([timestamp()])");
+        let md = check(&unknown);
+        assert!(md.ends_with("\nselects \"ap\"\n") && !md.contains("names no instance"), "{md}");
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! Inlay hints: the evaluated instance keys after a provider block's `for_each`, and the keys a
-//! `provider = aws.by_region[…]` reference resolves to, each the union over every instance of the module.
+//! `provider = aws.by_region[…]` reference resolves to when the key is computed (`[each.key]`, `[local.primary]`,
+//! `[lower(var.r)]`), each the union over every instance of the module. A literal key (`["use1"]`) gets no hint:
+//! it would only repeat itself.
 
 use foreach_syntax::TextSize;
+use foreach_syntax::ast::{Expr, ExprKind};
 
 use foreach_analysis::base::FileId;
 use std::collections::BTreeSet;
@@ -43,7 +46,8 @@ pub(crate) fn inlay_hints(db: &dyn Db, ws: Workspace, file: FileId) -> Vec<Inlay
     }
     let (refs, _) = module_references(&m);
     for (i, site) in refs.iter().enumerate() {
-        if site.reference.file != file || site.reference.key.is_none() {
+        let Some(key) = &site.reference.key else { continue };
+        if site.reference.file != file || is_literal(key) {
             continue;
         }
         let mut keys: BTreeSet<&str> = BTreeSet::new();
@@ -59,6 +63,12 @@ pub(crate) fn inlay_hints(db: &dyn Db, ws: Workspace, file: FileId) -> Vec<Inlay
     }
     out.sort_by_key(|h| h.offset);
     out
+}
+
+/// A key written as a constant (`"use1"`, `0`, `("use1")`), which a hint would only repeat.
+fn is_literal(key: &Expr) -> bool {
+    let key = key.unparenthesized();
+    key.as_string_literal().is_some() || matches!(key.kind, ExprKind::Number(_) | ExprKind::Bool(_))
 }
 
 #[cfg(test)]
@@ -88,6 +98,44 @@ resource "aws_s3_bucket" "x" {
             [
                 ("  for_each = toset([\"b\", \"a\"])".to_string(), " keys: \"a\", \"b\"".to_string()),
                 ("  provider = aws.by_region[each.key]".to_string(), " → \"a\", \"b\"".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn no_hint_after_a_literal_key_only_after_a_computed_one() {
+        let text = r#"locals {
+  primary = "a"
+}
+provider "aws" {
+  alias    = "by_region"
+  for_each = toset(["a", "b"])
+}
+resource "aws_s3_bucket" "literal" {
+  provider = aws.by_region["a"]
+}
+resource "aws_s3_bucket" "wrong" {
+  provider = aws.by_region[("c")]
+}
+resource "aws_s3_bucket" "local" {
+  provider = aws.by_region[local.primary]
+}
+resource "aws_s3_bucket" "function" {
+  provider = aws.by_region[upper("b")]
+}
+"#;
+        let f = Fixture::parse(text);
+        let hints = crate::Analysis::of(&f.host).inlay_hints(f.file_id("/ws/main.tf")).unwrap();
+        let got: Vec<(String, String)> = hints
+            .iter()
+            .map(|h| (text[..usize::from(h.offset)].lines().last().unwrap().trim().to_string(), h.label.clone()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("for_each = toset([\"a\", \"b\"])".to_string(), " keys: \"a\", \"b\"".to_string()),
+                ("provider = aws.by_region[local.primary]".to_string(), " → \"a\"".to_string()),
+                ("provider = aws.by_region[upper(\"b\")]".to_string(), " → \"B\"".to_string()),
             ]
         );
     }

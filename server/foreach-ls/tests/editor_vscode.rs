@@ -1,5 +1,6 @@
 //! The VS Code extension (`editors/vscode`): `npm ci`, `npm test` (its start-up code against the real binary,
-//! through the npm LSP client libraries: VS Code itself cannot run here), and `vsce package`, which runs
+//! through the npm LSP client libraries, and its languages and grammar with vscode-textmate; VS Code itself runs in
+//! `editor_vscode_e2e`), and `vsce package`, which runs
 //! `npm run build` (strict TypeScript, eslint, esbuild) and must produce a `.vsix`. Skips when Node/npm or the
 //! registry are unavailable.
 
@@ -52,5 +53,8 @@ fn vscode_extension_builds_starts_the_server_and_packages() {
     let bytes = std::fs::read(&vsix).expect("vsce wrote the .vsix");
     let names = String::from_utf8_lossy(&bytes);
     assert!(names.contains("extension/dist/extension.js") && names.contains("extension/package.json"));
+    // The languages it contributes need their configuration and grammar inside.
+    assert!(names.contains("extension/language-configuration.json"), "the .vsix lacks the language configuration");
+    assert!(names.contains("extension/syntaxes/hcl.tmLanguage.json"), "the .vsix lacks the grammar");
     assert!(!names.contains("node_modules/"), "dependencies are bundled, not shipped");
 }
