@@ -18,6 +18,7 @@
 # example; then, with the platform package removed, the launcher must say that it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/release-binary.sh
 repo=$PWD
 
 target=""
@@ -106,20 +107,7 @@ fi
 
 [ "$(field "$package")" = "$version" ] ||
   { echo "$launcher/package.json does not depend on $package $version" >&2; exit 1; }
-exe=foreach-ls
-case "$target" in *windows*) exe=foreach-ls.exe ;; esac
-case "$input" in
-  *.zip) (cd "$work" && unzip -q "$(cd "$(dirname "$input")" && pwd)/$(basename "$input")") ;;
-  *.tar.gz) tar -C "$work" -xzf "$input" ;;
-esac
-case "$input" in
-  *.zip | *.tar.gz)
-    binary=$(find "$work" -name "$exe" -type f | head -n 1)
-    [ -n "$binary" ] || { echo "$input has no $exe" >&2; exit 1; }
-    ;;
-  *) binary=$input ;;
-esac
-[ -f "$binary" ] || { echo "no binary at $binary" >&2; exit 1; }
+release_binary "$target" "$input" "$work"
 
 # The platform package: the binary, the licences, a README and a manifest with the launcher's license and repository.
 stage="$work/$platform"

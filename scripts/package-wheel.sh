@@ -21,6 +21,7 @@
 # message says which. The tests skip on it; anything else that fails is an error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/lib/release-binary.sh
 repo=$PWD
 
 # The tools, pinned: what the release uses is what CI checks.
@@ -84,26 +85,13 @@ for field in summary license repository keywords; do
   [ -n "${!field}" ] || { echo "no $field for the wheel in Cargo.toml" >&2; exit 1; }
 done
 
-exe=foreach-ls
-case "$target" in *windows*) exe=foreach-ls.exe ;; esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The binary: unpacked from the archive, or the file given.
-case "$input" in
-  *.zip) (cd "$work" && unzip -q "$(cd "$(dirname "$input")" && pwd)/$(basename "$input")") ;;
-  *.tar.gz) tar -C "$work" -xzf "$input" ;;
-esac
-case "$input" in
-  *.zip | *.tar.gz)
-    binary=$(find "$work" -name "$exe" -type f | head -n 1)
-    [ -n "$binary" ] || { echo "$input has no $exe" >&2; exit 1; }
-    ;;
-  *) binary=$input ;;
-esac
-[ -f "$binary" ] || { echo "no binary at $binary" >&2; exit 1; }
+release_binary "$target" "$input" "$work"
 
 # The tools run from a virtual environment of their own, target/packaging-venv, made with $PYTHON (default python3)
 # and kept for the next run.

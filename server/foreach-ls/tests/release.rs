@@ -65,10 +65,10 @@ fn release_targets() -> Vec<String> {
     include.iter().map(|i| i["target"].as_str().expect("a target").to_owned()).collect()
 }
 
-/// What scripts/build-release.sh names the archive for `target`, and the binary's path inside it.
-fn archive_names(target: &str) -> (String, String) {
+/// The two lines a packaging script prints for `target` with `--print-name`.
+fn printed_names(script: &str, target: &str) -> (String, String) {
     let out = Command::new("bash")
-        .arg(repo().join("scripts/build-release.sh"))
+        .arg(repo().join("scripts").join(script))
         .args([target, "--print-name"])
         .output()
         .expect("bash runs");
@@ -76,6 +76,11 @@ fn archive_names(target: &str) -> (String, String) {
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     (lines.next().unwrap().to_owned(), lines.next().unwrap().to_owned())
+}
+
+/// What scripts/build-release.sh names the archive for `target`, and the binary's path inside it.
+fn archive_names(target: &str) -> (String, String) {
+    printed_names("build-release.sh", target)
 }
 
 #[test]
@@ -236,15 +241,7 @@ fn wheels_cover_every_release_target() {
 
 /// What scripts/package-npm.sh names the platform package for `target`, and its tarball.
 fn npm_names(target: &str) -> (String, String) {
-    let out = Command::new("bash")
-        .arg(repo().join("scripts/package-npm.sh"))
-        .args([target, "--print-name"])
-        .output()
-        .expect("bash runs");
-    assert!(out.status.success(), "{}", report(&out));
-    let text = String::from_utf8(out.stdout).unwrap();
-    let mut lines = text.lines();
-    (lines.next().unwrap().to_owned(), lines.next().unwrap().to_owned())
+    printed_names("package-npm.sh", target)
 }
 
 #[test]
