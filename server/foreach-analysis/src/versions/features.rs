@@ -432,3 +432,193 @@ pub const TERRAFORM_ONLY_BLOCKS: &[(&str, Release, &str)] = &[(
 pub fn terraform_only_block(block_type: &str) -> Option<Release> {
     TERRAFORM_ONLY_BLOCKS.iter().find(|(name, ..)| *name == block_type).map(|(_, since, _)| *since)
 }
+
+/// The table as `docs/versions.md` shows it (between its markers), generated so that the two cannot drift.
+pub fn markdown_table() -> String {
+    let mut out = String::from(
+        "| construct | first OpenTofu | OpenTofu source | Terraform | Terraform source |\n| --- | --- | --- | --- | --- |\n",
+    );
+    for f in all() {
+        let r = f.row();
+        let name = match f {
+            Feature::Function(_) => format!("the `{}` function", r.name),
+            _ => r.name.to_string(),
+        };
+        let terraform = r.terraform.map_or("no".to_string(), |t| t.short());
+        out.push_str(&format!(
+            "| {name} | {} | {} | {terraform} | {} |\n",
+            r.opentofu.short(),
+            r.opentofu_source.replace('|', "\\|"),
+            r.terraform_source.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// OpenTofu 1.6.0's built-in functions (`makeBaseFunctionTable` in `internal/lang/functions.go` at v1.6.0, the
+    /// table inherited from Terraform 1.6, plus `plantimestamp` and the console's `type`).
+    const OPENTOFU_1_6: &[&str] = &[
+        "abs",
+        "abspath",
+        "alltrue",
+        "anytrue",
+        "base64decode",
+        "base64encode",
+        "base64gzip",
+        "base64sha256",
+        "base64sha512",
+        "basename",
+        "bcrypt",
+        "can",
+        "ceil",
+        "chomp",
+        "chunklist",
+        "cidrhost",
+        "cidrnetmask",
+        "cidrsubnet",
+        "cidrsubnets",
+        "coalesce",
+        "coalescelist",
+        "compact",
+        "concat",
+        "contains",
+        "csvdecode",
+        "dirname",
+        "distinct",
+        "element",
+        "endswith",
+        "file",
+        "filebase64",
+        "filebase64sha256",
+        "filebase64sha512",
+        "fileexists",
+        "filemd5",
+        "fileset",
+        "filesha1",
+        "filesha256",
+        "filesha512",
+        "flatten",
+        "floor",
+        "format",
+        "formatdate",
+        "formatlist",
+        "indent",
+        "index",
+        "join",
+        "jsondecode",
+        "jsonencode",
+        "keys",
+        "length",
+        "list",
+        "log",
+        "lookup",
+        "lower",
+        "map",
+        "matchkeys",
+        "max",
+        "md5",
+        "merge",
+        "min",
+        "nonsensitive",
+        "one",
+        "parseint",
+        "pathexpand",
+        "plantimestamp",
+        "pow",
+        "range",
+        "regex",
+        "regexall",
+        "replace",
+        "reverse",
+        "rsadecrypt",
+        "sensitive",
+        "setintersection",
+        "setproduct",
+        "setsubtract",
+        "setunion",
+        "sha1",
+        "sha256",
+        "sha512",
+        "signum",
+        "slice",
+        "sort",
+        "split",
+        "startswith",
+        "strcontains",
+        "strrev",
+        "substr",
+        "sum",
+        "templatefile",
+        "textdecodebase64",
+        "textencodebase64",
+        "timeadd",
+        "timecmp",
+        "timestamp",
+        "title",
+        "tobool",
+        "tolist",
+        "tomap",
+        "tonumber",
+        "toset",
+        "tostring",
+        "transpose",
+        "trim",
+        "trimprefix",
+        "trimspace",
+        "trimsuffix",
+        "try",
+        "type",
+        "upper",
+        "urlencode",
+        "uuid",
+        "uuidv5",
+        "values",
+        "yamldecode",
+        "yamlencode",
+        "zipmap",
+    ];
+
+    /// Names in the evaluator's table whose first OpenTofu release is not established, so that no row claims one.
+    const UNDATED: &[&str] = &["uuidv4"];
+
+    #[test]
+    fn every_builtin_the_evaluator_knows_is_from_1_6_or_has_a_row() {
+        for name in crate::eval::functions::names() {
+            let dated = OPENTOFU_1_6.contains(&name) || UNDATED.contains(&name);
+            assert!(
+                dated != Feature::function(name).is_some(),
+                "`{name}`: a function is either in OpenTofu 1.6.0 or a row of FUNCTIONS, not both or neither"
+            );
+        }
+        for f in FUNCTIONS {
+            assert!(f.opentofu > v(6), "{} is listed as added after 1.6", f.name);
+        }
+    }
+
+    #[test]
+    fn docs_versions_md_shows_the_table() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/versions.md");
+        let text = std::fs::read_to_string(&path).expect("docs/versions.md");
+        let (start, end) = ("<!-- feature table: start -->\n", "<!-- feature table: end -->");
+        let (a, b) = (text.find(start).expect("start marker") + start.len(), text.find(end).expect("end marker"));
+        let want = markdown_table();
+        if std::env::var_os("UPDATE_DOCS").is_some() && text[a..b] != want {
+            std::fs::write(&path, format!("{}{want}{}", &text[..a], &text[b..])).unwrap();
+            return;
+        }
+        assert!(
+            text[a..b] == want,
+            "docs/versions.md's table is stale: run `UPDATE_DOCS=1 cargo test -p foreach-analysis docs_versions_md`"
+        );
+    }
+
+    #[test]
+    fn the_newest_known_release_is_the_newest_row() {
+        assert_eq!(newest_known(), Release::new(1, 12, 0));
+        assert!(ROWS.iter().all(|r| r.opentofu >= v(6)));
+    }
+}
