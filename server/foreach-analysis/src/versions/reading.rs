@@ -163,6 +163,7 @@ struct ConfigFile<'a> {
     kind: FileKind,
     shadowed: bool,
     decls: &'a [VersionDecl],
+    first_block: Option<TextRange>,
 }
 
 /// The versions of one module directory.
@@ -185,6 +186,7 @@ pub fn dir_versions(db: &dyn Db, dir: ModuleDir) -> Arc<DirVersions> {
                 kind: f.kind(db),
                 shadowed: m.shadowed.iter().any(|(shadowed, _)| *shadowed == id),
                 decls: &s.versions.decls,
+                first_block: s.versions.first_block,
             })
         })
         .collect();
@@ -281,7 +283,7 @@ pub fn dir_versions(db: &dyn Db, dir: ModuleDir) -> Arc<DirVersions> {
             out.uses.push(Use {
                 file: f.id,
                 feature: Feature::TofuFile,
-                range: TextRange::default(),
+                range: f.first_block.unwrap_or_default(),
                 readers: Readers::ALL,
                 terraform_reads: false,
             });

@@ -73,11 +73,14 @@ pub struct VersionDecl {
 pub struct FileVersions {
     pub uses: ThinVec<FeatureUse>,
     pub decls: ThinVec<VersionDecl>,
+    /// The type keyword of the file's first block: where a finding about the whole file goes, so that a suppression
+    /// comment above that block silences it.
+    pub first_block: Option<TextRange>,
 }
 
 /// Scans a configuration file's body.
 pub fn scan(body: &Body) -> FileVersions {
-    let mut out = FileVersions::default();
+    let mut out = FileVersions { first_block: body.blocks().next().map(|b| b.ident.range), ..Default::default() };
     for block in body.blocks() {
         scan_block(block, &mut out);
     }
