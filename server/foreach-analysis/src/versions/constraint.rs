@@ -364,7 +364,7 @@ impl Scanner<'_> {
         let mut metadata = String::new();
         if self.peek() == Some(b'+') {
             self.at += 1;
-            metadata = self.dotted(|b| is_ident(b))?;
+            metadata = self.dotted(is_ident)?;
         }
         Some(Version { segments, written, pre, metadata })
     }
