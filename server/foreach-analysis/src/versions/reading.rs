@@ -149,6 +149,14 @@ impl DirVersions {
         Tool::OpenTofu.releases().iter().copied().find(|r| self.uses_lacking(*r).next().is_none())
     }
 
+    /// The effective minimum ([`DirVersions::minimum`]) and the constructs that set it: those the release just below
+    /// it lacks. `None` when no listed release has every construct.
+    pub fn minimum_and_why(&self) -> Option<(Release, Vec<&Use>)> {
+        let min = self.minimum()?;
+        let below = Tool::OpenTofu.releases().iter().copied().take_while(|r| *r < min).last();
+        Some((min, below.map(|r| self.uses_lacking(r).collect()).unwrap_or_default()))
+    }
+
     /// The constructs release `r` sees but does not have (for a `.tofu` file without a twin, that it ignores it).
     pub fn uses_lacking(&self, r: Release) -> impl Iterator<Item = &Use> {
         let v = r.version();
