@@ -60,6 +60,9 @@ fn needs_newer(db: &dyn Db, ws: Workspace, out: &mut Vec<Diagnostic>) {
         for dir in &root.dirs {
             let v = dir_versions(db, *dir);
             for u in &v.uses {
+                if u.feature == Feature::LanguageBlock && states_its_own_release(&v) {
+                    continue;
+                }
                 let since = u.feature.opentofu().version();
                 let readers = u.readers;
                 let lacking = root
@@ -91,6 +94,20 @@ fn needs_newer(db: &dyn Db, ws: Workspace, out: &mut Vec<Diagnostic>) {
         }
     }
     out.extend(found.into_iter().map(needs_newer_diagnostic));
+}
+
+/// Whether the module's `compatible_with.opentofu` itself admits no release before the `language` block's: the
+/// author has said, in the block an older release stumbles on, that the module needs a newer one. Warning that the
+/// block needs 1.12 would only repeat it (those releases do not read the constraint, but their error names the
+/// block).
+fn states_its_own_release(v: &DirVersions) -> bool {
+    let since = Feature::LanguageBlock.opentofu();
+    v.constraints.iter().any(|c| {
+        c.decl.kind == DeclKind::CompatibleWithOpenTofu
+            && c.parsed.as_ref().is_some_and(|p| {
+                Tool::OpenTofu.releases().iter().filter(|r| **r < since).all(|r| !p.admits(&r.version()))
+            })
+    })
 }
 
 /// A constraint of the tree that every lacking release reads, the module's own first, then the root's: raising
