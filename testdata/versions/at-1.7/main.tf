@@ -37,6 +37,16 @@ removed {
   from = null_resource.old
 }
 
+import {
+  for_each = toset(["a"])
+  to       = null_resource.imported[each.key]
+  id       = each.value
+}
+
+resource "null_resource" "imported" {
+  for_each = toset(["a"])
+}
+
 locals {
   rendered = templatestring("x", {})
   unzipped = base64gunzip("H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==")
