@@ -395,3 +395,62 @@ fn each_call_in_template(t: &Template, f: &mut impl FnMut(&FuncCall)) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use foreach_syntax::FileKind;
+
+    use super::*;
+    use crate::versions::features::{Feature, all};
+
+    /// The constructs the files of `testdata/versions/at-1.MINOR` use (a `.tofu` file without a `.tf` twin and a
+    /// test file count as theirs).
+    fn fixture_features(minor: u16) -> BTreeSet<Feature> {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../testdata/versions/at-1.{minor}"));
+        let mut out = BTreeSet::new();
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())).flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            let Some(kind) = FileKind::from_file_name(&name) else { continue };
+            if name.ends_with(".tftest.hcl") {
+                out.insert(Feature::TestFile);
+            }
+            if !kind.is_config() {
+                continue;
+            }
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            out.extend(scan(&foreach_syntax::parse(&text, kind).body).uses.iter().map(|u| u.feature));
+            names.push((name, kind));
+        }
+        for (name, kind) in &names {
+            let twin = names.iter().any(|(n, k)| !k.is_tofu() && FileKind::base_name(n) == FileKind::base_name(name));
+            if kind.is_tofu() && !twin {
+                out.insert(Feature::TofuFile);
+            }
+        }
+        out
+    }
+
+    /// Every row of the table has a fixture where it is below its release (`at-1.(N-1)`, whose annotations expect the
+    /// warning) and one at its release (`at-1.N`, which expects none).
+    #[test]
+    fn every_row_is_in_the_fixtures_below_and_at_its_release() {
+        let fixtures: Vec<(u16, BTreeSet<Feature>)> = (6..=12).map(|m| (m, fixture_features(m))).collect();
+        let used = |minor: u16| &fixtures.iter().find(|(m, _)| *m == minor).expect("a fixture").1;
+        for f in all() {
+            let minor = f.opentofu().minor;
+            assert!(used(minor).contains(&f), "{} is not used in testdata/versions/at-1.{minor}", f.name());
+            if minor > 6 {
+                assert!(
+                    used(minor - 1).contains(&f),
+                    "{} is not used in testdata/versions/at-1.{}",
+                    f.name(),
+                    minor - 1
+                );
+            }
+        }
+    }
+}
