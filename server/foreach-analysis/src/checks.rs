@@ -44,6 +44,7 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     out.extend(module_output_checks(db, ws).iter().cloned());
     out.extend(crate::test_refs::test_file_references(db, ws).iter().cloned());
     out.extend(crate::state::checks::state_checks(db, ws).iter().cloned());
+    out.extend(crate::versions::checks::version_checks(db, ws).iter().cloned());
     // Needs the module tree: a child's unknown aliased configuration that a caller declares.
     crate::providers::not_inherited::refine(db, ws, &mut out);
     // Needs the instances: the keys a reference without `[…]` could select.

@@ -18,6 +18,7 @@ use crate::providers::local_names::provider_type;
 use crate::providers::resolve::{How, all_uses};
 use crate::state::{RootState, StateBindings, StateKey};
 use crate::tree::{CallTarget, TreeNode, module_tree};
+use crate::versions::reading::{dir_versions, root_versions};
 
 #[derive(Debug, Clone)]
 pub struct ProviderReport {
@@ -81,6 +82,23 @@ pub struct InspectReport {
     pub providers: Vec<ProviderReport>,
     pub blocks: Vec<BlockReport>,
     pub modules: Vec<ModuleCallReport>,
+    pub versions: Vec<VersionReport>,
+}
+
+/// Which OpenTofu releases a module instance admits and needs (`versions`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionReport {
+    pub module: String,
+    pub dir: String,
+    /// What the module's own constraints admit, as each release reads them: "1.9.0 and later".
+    pub admitted: String,
+    /// What the constraints of its root's whole tree admit.
+    pub tree_admitted: String,
+    /// The oldest release that has every construct the module uses (as each release sees its files), if any
+    /// listed release does.
+    pub minimum: Option<String>,
+    /// The constructs that set the minimum: what they are, where, and the release they need.
+    pub needs: Vec<(String, FileRange, String)>,
 }
 
 /// A root's state bindings and how many resource instances each provider instance has.
@@ -169,7 +187,44 @@ pub fn inspect(db: &dyn Db, ws: Workspace) -> InspectReport {
             keys: u.resolution.keys,
         });
     }
+    report.versions = version_reports(db, ws);
     report
+}
+
+fn version_reports(db: &dyn Db, ws: Workspace) -> Vec<VersionReport> {
+    let tree = module_tree(db, ws);
+    let roots = root_versions(db, ws);
+    let mut out = Vec::new();
+    for node in &tree.nodes {
+        let mut root = node.as_ref();
+        while let Some(p) = root.parent {
+            root = tree.node(p);
+        }
+        let tree_admitted = roots
+            .iter()
+            .find(|r| std::ptr::eq(tree.node(r.root), root))
+            .map(|r| r.admitted.describe())
+            .unwrap_or_default();
+        let v = dir_versions(db, node.dir);
+        let (minimum, needs) = match v.minimum_and_why() {
+            Some((min, uses)) => (
+                Some(min.short()),
+                uses.iter()
+                    .map(|u| (u.feature.name(), FileRange::new(u.file, u.range), u.feature.opentofu().short()))
+                    .collect(),
+            ),
+            None => (None, Vec::new()),
+        };
+        out.push(VersionReport {
+            module: node.address(),
+            dir: node.dir.path(db).clone(),
+            admitted: v.admitted().describe(),
+            tree_admitted,
+            minimum,
+            needs,
+        });
+    }
+    out
 }
 
 /// The arguments of the provider blocks `providers` (none with `for_each`), evaluated in the module instance

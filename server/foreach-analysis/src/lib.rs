@@ -36,6 +36,7 @@ pub mod tree;
 pub mod tree_locations;
 pub mod tree_model;
 pub mod vars;
+pub mod versions;
 
 // The shared identities and diagnostics live in `foreach-base`, below the evaluator; re-exported under the names the
 // analysis has always used for them.

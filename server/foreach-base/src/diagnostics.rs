@@ -192,4 +192,7 @@ codes! {
     ProviderInstanceRemovedWithResources = "provider-instance-removed-with-resources", Error, "the state has resources created through a provider instance that the provider's for_each no longer has";
     ProviderConfigRemovedWithResources = "provider-config-removed-with-resources", Error, "the state has resources created through a provider configuration that the module no longer has";
     UnreadableState = "unreadable-state", Warning, "a root module's state file (local, or set in the editor) cannot be read, so it is checked without it";
+    FeatureNeedsNewerOpentofu = "feature-needs-newer-opentofu", Warning, "a construct needs a newer OpenTofu than some release the version constraints admit";
+    NotInTerraform = "not-in-terraform", Warning, "a module that declares Terraform compatibility uses, in a file Terraform reads, a construct Terraform lacks";
+    InvalidVersionConstraint = "invalid-version-constraint", Error, "a required_version or compatible_with constraint is not one OpenTofu accepts: its syntax, a pre-release version, a value that is not a constant string";
 }

@@ -1,5 +1,6 @@
 //! Completion after `each.`, `var.` and `local.`, after `provider = `, and of instance keys inside
-//! `aws.by_region[` (`key_completion.rs`).
+//! `aws.by_region[` (`key_completion.rs`), and of a module's minimum OpenTofu inside a version constraint
+//! (`version_info.rs`).
 //!
 //! The trigger is read from the text before the cursor, not from the tree: while the user types, `each.` alone is
 //! a syntax error and the tree has no expression there.
@@ -20,6 +21,9 @@ pub(crate) fn completion_list(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
     let Some(file) = source_file(db, ws, pos.file) else { return CompletionList::default() };
     if let Some(list) = instance_key_completions(db, ws, file, pos) {
         return list;
+    }
+    if let Some(items) = super::version_info::version_completions(db, ws, pos) {
+        return CompletionList { items, is_incomplete: false };
     }
     completion_items(db, ws, pos)
 }

@@ -1,4 +1,4 @@
-//! Hover: what a reference evaluates to.
+//! Hover: what a reference evaluates to; on a version constraint, what it admits (`version_info.rs`).
 //!
 //! On `var.x` and `local.y` it shows the statically evaluated value in every instance of the module (a module
 //! called twice can have two values), or why the value is unknown. On a module `source`/`version` or a backend or
@@ -34,6 +34,9 @@ const MAX_INSTANCES: usize = 5;
 
 pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<HoverResult> {
     let file = source_file(db, ws, pos.file)?;
+    if let Some(h) = super::version_info::version_hover(db, ws, file, pos) {
+        return Some(h);
+    }
     let parsed = parse(db, file);
     let at = reference_at(&parsed.body, pos.offset);
     // `local.k` in `aws.by_region[local.k]` is about the local, not the provider.

@@ -43,6 +43,7 @@ mod symbols;
 #[cfg(test)]
 mod test_fixture;
 mod var_files;
+mod version_info;
 mod workspace_symbols;
 
 use std::panic::AssertUnwindSafe;

@@ -29,6 +29,8 @@ pub enum CompletionKind {
     Provider,
     /// A provider instance key.
     Key,
+    /// A value to write, such as a version constraint.
+    Value,
 }
 
 /// The items for a position, and whether the list was cut: the client must ask again as more is typed.

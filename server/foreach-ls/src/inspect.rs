@@ -160,7 +160,25 @@ pub fn run(args: &InspectArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             })
         })
         .collect();
-    let doc = json!({"providers": providers, "blocks": blocks, "modules": modules});
+    let versions: Vec<Json> = report
+        .versions
+        .iter()
+        .map(|v| {
+            json!({
+                "module": v.module,
+                "dir": relative(&v.dir, &cwd),
+                "admitted": v.admitted,
+                "tree_admitted": v.tree_admitted,
+                "minimum": v.minimum,
+                "needs": v.needs.iter().map(|(what, at, since)| json!({
+                    "construct": what,
+                    "location": location(&locator.span(*at)),
+                    "opentofu": since,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let doc = json!({"providers": providers, "blocks": blocks, "modules": modules, "versions": versions});
     let _ = writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
     ExitStatus::Clean
 }

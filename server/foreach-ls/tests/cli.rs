@@ -537,6 +537,32 @@ fn inspect_lists_module_calls_with_evaluated_sources() {
 }
 
 #[test]
+fn inspect_lists_each_modules_admitted_releases_and_minimum() {
+    let o = run(&["inspect", "testdata/versions/callers/old"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let versions = v["versions"].as_array().unwrap();
+    let root = versions.iter().find(|m| m["module"] == "").unwrap();
+    assert_eq!(root["admitted"], "1.6.0 and later");
+    assert_eq!(root["minimum"], "1.6");
+    let child = versions.iter().find(|m| m["module"] == "module.child").unwrap();
+    assert_eq!(child["dir"], "testdata/versions/callers/child");
+    // The child has no constraint of its own; the tree admits what the root's `>= 1.6` admits.
+    assert_eq!(child["admitted"], "1.6.0 and later");
+    assert_eq!(child["tree_admitted"], "1.6.0 and later");
+    assert_eq!(child["minimum"], "1.9");
+    assert_eq!(child["needs"][0]["construct"], "`for_each` in a `provider` block");
+    assert_eq!(child["needs"][0]["location"]["line"], 4);
+    assert_eq!(child["needs"][0]["opentofu"], "1.9");
+
+    // A `.tf` lower bound keeps 1.6 to 1.11 out; 1.12 and later ignore it.
+    let o = run(&["inspect", "testdata/versions/at-1.9"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["versions"][0]["admitted"], "1.9.0 and later");
+    assert_eq!(v["versions"][0]["minimum"], "1.10");
+}
+
+#[test]
 fn inspect_marks_module_calls_without_instances() {
     let o = run(&["inspect", "testdata/model/zero-instance-calls"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -122,6 +122,19 @@ fn json_fix(files: &[(&str, &str)], title: &str, new_text: &str) -> Result<(), F
     }
 }
 
+/// A `.tf.json` file's constructs and constraints are read as the native syntax's: provider `for_each` (1.9) under
+/// `required_version = ">= 1.6"` is reported, and the fix rewrites the JSON string in place.
+fn json_raise_required_version() -> Result<(), Failed> {
+    let json = r#"{
+  "terraform": { "required_version": ">= 1.6" },
+  "provider": {
+    "aws": { "alias": "by_region", "for_each": "${toset([\"us-east-1\"])}", "region": "${each.value}" }
+  }
+}
+"#;
+    json_fix(&[("main.tf", "# JSON below\n"), ("main.tf.json", json)], "Raise `required_version`", "\">= 1.9\"")
+}
+
 const JSON_PROVIDER: &str = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"euw1\", \"use1\"])\n  region   = each.key\n}\n";
 
 /// Use another instance: the key is replaced inside the JSON string, which stays valid JSON and a valid reference.
@@ -263,6 +276,7 @@ fn main() {
     trials.push(Trial::test("fixes/json-use-instance", json_use_instance));
     trials.push(Trial::test("fixes/json-rename-variable", json_rename_variable));
     trials.push(Trial::test("fixes/json-use-resource", json_use_resource));
+    trials.push(Trial::test("fixes/json-raise-required-version", json_raise_required_version));
     let docs = root.join("docs/diagnostics");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
         .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect())

@@ -197,7 +197,21 @@ fn the_ring_check_finds_a_planted_ring() {
 const ANALYSIS_LAYERS: &[(&str, &[&str])] = &[
     (
         "inputs and their types",
-        &["db", "settings", "source_text", "reparse", "paths", "model::*", "state", "state::address"],
+        &[
+            "db",
+            "settings",
+            "source_text",
+            "reparse",
+            "paths",
+            "model::*",
+            "state",
+            "state::address",
+            "versions",
+            "versions::constraint",
+            "versions::features",
+            "versions::releases",
+            "versions::usage",
+        ],
     ),
     ("quick-fix builders", &["fixes::*"]),
     (
@@ -219,6 +233,7 @@ const ANALYSIS_LAYERS: &[(&str, &[&str])] = &[
             "providers::resolve",
             "state::queries",
             "state::declared",
+            "versions::reading",
         ],
     ),
     (
@@ -239,6 +254,7 @@ const ANALYSIS_LAYERS: &[(&str, &[&str])] = &[
             "providers::test_files",
             "state::checks",
             "state::too_similar",
+            "versions::checks",
         ],
     ),
     ("the host and the commands", &["crate", "host", "inspect", "migrate::*"]),

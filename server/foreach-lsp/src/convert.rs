@@ -187,7 +187,7 @@ pub fn completion_item(index: &LineIndex, item: &AItem, enc: PositionEncoding, s
             CompletionKind::Field => lsp::CompletionItemKind::FIELD,
             CompletionKind::Variable => lsp::CompletionItemKind::VARIABLE,
             CompletionKind::Provider => lsp::CompletionItemKind::MODULE,
-            CompletionKind::Key => lsp::CompletionItemKind::VALUE,
+            CompletionKind::Key | CompletionKind::Value => lsp::CompletionItemKind::VALUE,
         }),
         filter_text: item.filter_text.clone(),
         insert_text_format: Some(if snippet {

@@ -14,6 +14,8 @@ use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::*;
 use crate::model::refs::{references, traversal_root};
+use crate::versions::features::terraform_only_block;
+use crate::versions::usage::{FileVersions, scan};
 
 /// Everything one configuration file declares (its [`Items`]), with the problems found reading it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -24,6 +26,8 @@ pub struct FileSummary {
     /// Whether the text holds the suppression marker (`crate::suppress`), noted while the text is at hand so that
     /// the files without one (nearly all) are not read again to look for suppressions.
     pub has_suppression_marker: bool,
+    /// The version-dependent constructs the file uses and the version constraints it declares (`versions::usage`).
+    pub versions: FileVersions,
 }
 
 impl std::ops::Deref for FileSummary {
@@ -52,6 +56,7 @@ pub fn lower_file(file: FileId, body: &Body) -> FileSummary {
         }
     }
     out.items.shrink_to_fit();
+    out.versions = scan(body);
     out
 }
 
@@ -154,10 +159,11 @@ fn unknown_block(file: FileId, block: &Block) -> Diagnostic {
     Diagnostic::new(
         Code::UnknownBlockType,
         FileRange::new(file, block.ident.range),
-        match terraform_only(other) {
-            Some(since) => {
-                format!("`{other}` blocks are Terraform {since}; OpenTofu has none and refuses to load this module")
-            }
+        match terraform_only_block(other) {
+            Some(since) => format!(
+                "`{other}` blocks are Terraform {}; OpenTofu has none and refuses to load this module",
+                since.short()
+            ),
             None => format!("`{other}` is not a block type OpenTofu knows at the top level of a module"),
         },
     )
@@ -228,15 +234,6 @@ fn address_key_refs(e: &foreach_syntax::ast::Expr) -> Vec<crate::model::refs::Re
         }
     }
     out
-}
-
-/// Top-level block types that only Terraform has, with the Terraform version that added them: a module that uses
-/// them was written for Terraform, and the message should say so rather than suggest a typo.
-fn terraform_only(block_type: &str) -> Option<&'static str> {
-    match block_type {
-        "action" => Some("1.14"),
-        _ => None,
-    }
 }
 
 fn lower_variable(file: FileId, block: &Block) -> Variable {

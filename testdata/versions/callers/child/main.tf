@@ -1,0 +1,7 @@
+# No constraint of its own: judged under each root that calls it.
+provider "aws" {
+  alias    = "by_region"
+  for_each = toset(["us-east-1"])
+ #^^^^^^^^ warning[feature-needs-newer-opentofu]: `for_each` in a `provider` block needs OpenTofu 1.9, but the version constraints admit 1.6.0 to 1.8.11
+  region   = each.value
+}

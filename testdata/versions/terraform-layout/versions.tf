@@ -1,0 +1,4 @@
+terraform {
+# @0..0 info[shadowed-by-tofu-file]
+  required_version = ">= 1.9"
+}
