@@ -329,6 +329,8 @@ fn conversion_functions() {
         ("tomap({ a = null, b = 1 })", "tomap({\"a\" = null, \"b\" = 1})"),
         ("tolist([])", "tolist([])"),
         ("issensitive(sensitive(null))", "true"),
+        ("ephemeralasnull({ a = 1 })", "{\"a\" = 1}"),
+        ("issensitive(ephemeralasnull(sensitive(\"x\")))", "true"),
     ]);
     check_fails(&[
         ("tonumber(\"one\")", "decimal representation"),

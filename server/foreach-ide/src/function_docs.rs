@@ -248,6 +248,12 @@ const DOCS: &[FunctionDoc] = &[
         note: None,
     },
     FunctionDoc {
+        name: "ephemeralasnull",
+        signature: "ephemeralasnull(value any) any",
+        summary: "The value with every ephemeral part replaced by null.",
+        note: Some("OpenTofu 1.11 and later."),
+    },
+    FunctionDoc {
         name: "file",
         signature: "file(path string) string",
         summary: "The contents of a file as UTF-8 text.",
