@@ -113,7 +113,8 @@ fn json_fix(files: &[(&str, &str)], title: &str, new_text: &str) -> Result<(), F
     }
     let files_by_id = host.file_table();
     let (path, text) = files_by_id.get(&edit.location.file).ok_or("the fix edits an unknown file")?;
-    let fixed = foreach_analysis::fixes::apply_edits(&text.text(), &[edit]).text;
+    let same_file: Vec<_> = fix.edits.iter().filter(|e| e.location.file == edit.location.file).collect();
+    let fixed = foreach_analysis::fixes::apply_edits(&text.text(), &same_file).text;
     std::fs::write(path, fixed).map_err(|e| e.to_string())?;
     let (host, _) = load_fixture(dir.path())?;
     match host.diagnostics().as_slice() {
@@ -133,6 +134,19 @@ fn json_raise_required_version() -> Result<(), Failed> {
 }
 "#;
     json_fix(&[("main.tf", "# JSON below\n"), ("main.tf.json", json)], "Raise `required_version`", "\">= 1.9\"")
+}
+
+/// Convert a list to a set: `toset(` goes inside the JSON string that is one interpolation, so the file stays JSON
+/// (it used to go outside the string's quotes). A JSON array gets no such fix (`fixes::wrap_call` tests).
+fn json_convert_to_set() -> Result<(), Failed> {
+    let json = r#"{
+  "variable": { "regions": { "default": ["us-east-1", "eu-west-1"] } },
+  "provider": {
+    "aws": { "alias": "by_region", "for_each": "${var.regions}", "region": "${each.value}" }
+  }
+}
+"#;
+    json_fix(&[("main.tf", "# JSON below\n"), ("main.tf.json", json)], "Convert the list to a set", "toset(")
 }
 
 const JSON_PROVIDER: &str = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = toset([\"euw1\", \"use1\"])\n  region   = each.key\n}\n";
@@ -277,6 +291,7 @@ fn main() {
     trials.push(Trial::test("fixes/json-rename-variable", json_rename_variable));
     trials.push(Trial::test("fixes/json-use-resource", json_use_resource));
     trials.push(Trial::test("fixes/json-raise-required-version", json_raise_required_version));
+    trials.push(Trial::test("fixes/json-convert-to-set", json_convert_to_set));
     let docs = root.join("docs/diagnostics");
     let mut pages: Vec<PathBuf> = std::fs::read_dir(&docs)
         .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "md")).collect())

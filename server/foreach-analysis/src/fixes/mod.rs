@@ -14,6 +14,7 @@ pub mod line_endings;
 pub mod pass_alias;
 pub mod use_instance;
 pub mod use_name;
+pub mod wrap_call;
 
 use crate::diagnostics::TextEdit;
 

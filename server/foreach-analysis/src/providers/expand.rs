@@ -12,12 +12,13 @@ use std::sync::Arc;
 use foreach_syntax::ast::Expr;
 
 use crate::base::{FileId, FileRange, FileText};
-use crate::diagnostics::{Code, Diagnostic, Fix, TextEdit};
+use crate::diagnostics::{Code, Diagnostic, Fix};
 use crate::eval::provisional::settle_all;
 use crate::eval::scope::ModuleScope;
 use crate::eval::{AwaitedInputs, EvalContext, NonStatic, Provisional, UnknownCause, UnknownReason, Value};
 use crate::fixes::filter_for_each::{CollectionKind, CollectionVariable};
 use crate::fixes::key_source::ScopeLookup;
+use crate::fixes::wrap_call::wrap_in_call;
 use crate::model::items::{Arg, ProviderBlock};
 use crate::model::module::Module;
 use crate::providers::config::{ConfigTarget, RefOwner, RefSiteInfo, resolve_config};
@@ -100,7 +101,7 @@ pub fn analyse_instance(
 ) -> InstanceProviders {
     let mut diagnostics = Vec::new();
     let expansions: Vec<Expansion> =
-        module.providers.iter().map(|p| expand(p, scope, address, &mut diagnostics)).collect();
+        module.providers.iter().map(|p| expand(p, scope, address, file_text, &mut diagnostics)).collect();
     let provisional: Vec<Option<Arc<Provisional>>> =
         module.providers.iter().map(|p| p.for_each.as_ref().and_then(|fe| scope.provisional(&fe.expr()))).collect();
     let mut uses = Vec::new();
@@ -244,7 +245,13 @@ fn config_name(p: &ProviderBlock) -> String {
     }
 }
 
-fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec<Diagnostic>) -> Expansion {
+fn expand(
+    p: &ProviderBlock,
+    scope: &ModuleScope,
+    address: &str,
+    file_text: FileText<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Expansion {
     let Some(fe) = &p.for_each else { return Expansion::Single };
     if p.alias.is_none() {
         // Reported by the shape checks; without an alias no reference can select an instance anyway.
@@ -285,10 +292,13 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
                 fe.expr_location(),
                 format!("the `for_each` of provider `{}` {problem}", config_name(p)),
             );
-            if matches!(value.unmarked(), Value::Tuple(_) | Value::List(..)) {
+            if matches!(value.unmarked(), Value::Tuple(_) | Value::List(..))
+                && let Some((text, kind)) = file_text(fe.file)
+                && let Some(edits) = wrap_in_call(fe.file, kind, &text, fe.expr_range(), "toset")
+            {
                 d = d.with_fix(Fix {
                     title: "Convert the list to a set with `toset(...)`".to_string(),
-                    edits: wrap(fe, "toset(", ")"),
+                    edits,
                     automatic: false,
                 });
             }
@@ -299,20 +309,6 @@ fn expand(p: &ProviderBlock, scope: &ModuleScope, address: &str, diags: &mut Vec
             Expansion::Invalid
         }
     }
-}
-
-fn wrap(arg: &Arg, before: &str, after: &str) -> Vec<TextEdit> {
-    let r = arg.expr_range();
-    vec![
-        TextEdit {
-            location: FileRange::new(arg.file, foreach_syntax::TextRange::empty(r.start())),
-            new_text: before.into(),
-        },
-        TextEdit {
-            location: FileRange::new(arg.file, foreach_syntax::TextRange::empty(r.end())),
-            new_text: after.into(),
-        },
-    ]
 }
 
 /// The instance keys of a `for_each` value, with each instance's `each.value`, or what is wrong with the value.
