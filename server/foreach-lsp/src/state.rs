@@ -129,6 +129,8 @@ pub struct State {
     pub state_reads: Mutex<()>,
     /// The configured state files the client has been asked to watch (`watch.rs`).
     pub watched_states: Mutex<Vec<String>>,
+    /// Files changed on disk, not yet applied (`file_events.rs`).
+    pub file_events: crate::file_events::Queue,
     /// The session's background tasks (the diagnostics loop, indexing, delayed edits, watcher registration), aborted
     /// when the session ends: the diagnostics loop waits for changes forever, and with it the whole state (the
     /// analysis database, the documents) would outlive [`serve`](crate::serve) in a process that goes on running.
@@ -164,6 +166,7 @@ impl State {
             test_hooks,
             state_reads: Mutex::new(()),
             watched_states: Mutex::new(Vec::new()),
+            file_events: crate::file_events::Queue::default(),
             background: std::sync::Mutex::new(Vec::new()),
         }
     }
