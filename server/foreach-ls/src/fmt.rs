@@ -71,22 +71,32 @@ pub fn run(args: &FmtArgs) -> ExitStatus {
         }
         let boundary = write::Boundary::of(std::slice::from_ref(path));
         // Files are formatted on every core (parsing dominates), then reported in order.
-        let results: Vec<(Result<bool, String>, Vec<u8>)> = files
+        let results: Vec<(Result<Written, String>, Vec<u8>)> = files
             .par_iter()
             .map(|(file, real)| {
                 let mut report = Vec::new();
                 (one_file(file, real, &boundary, args, &mut report), report)
             })
             .collect();
-        for ((file, _), (result, report)) in files.iter().zip(results) {
+        let mut written_in = Vec::new();
+        for ((file, real), (result, report)) in files.iter().zip(results) {
             let _ = out.write_all(&report);
             match result {
-                Ok(changed) => needs_formatting |= changed,
+                Ok(w) => {
+                    needs_formatting |= w != Written::Unchanged;
+                    if w == Written::Written {
+                        written_in.extend(real.parent());
+                    }
+                }
                 Err(message) => {
                     failed = true;
                     let _ = writeln!(err, "foreach-ls: {}{message}", file.display());
                 }
             }
+        }
+        if let Err(e) = write::sync_dirs(written_in) {
+            failed = true;
+            let _ = writeln!(err, "foreach-ls: {e}");
         }
     }
     if failed {
@@ -98,34 +108,46 @@ pub fn run(args: &FmtArgs) -> ExitStatus {
     }
 }
 
-/// Formats one file, `path` as named and `real` the file it leads to; whether it needed formatting. Errors start
-/// with `:` or `:LINE:COL:`, to follow the path.
+/// What [`one_file`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Written {
+    Unchanged,
+    /// It needed formatting and was not written (`--check`).
+    NeedsFormatting,
+    /// Renamed into place; its directory is synced once the run is over.
+    Written,
+}
+
+/// Formats one file, `path` as named and `real` the file it leads to. Errors start with `:` or `:LINE:COL:`, to
+/// follow the path.
 fn one_file(
     path: &Path,
     real: &Path,
     boundary: &write::Boundary,
     args: &FmtArgs,
     out: &mut impl Write,
-) -> Result<bool, String> {
+) -> Result<Written, String> {
     let bytes = std::fs::read(real).map_err(|e| format!(": cannot read it: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| ": not UTF-8 text; left unchanged".to_owned())?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let kind = FileKind::from_file_name(&name).unwrap_or(FileKind::Tf);
     let formatted = format_or_explain(&text, kind)?;
     if formatted == text {
-        return Ok(false);
+        return Ok(Written::Unchanged);
     }
     let shown = path.display().to_string();
     let _ = writeln!(out, "{shown}");
     if args.diff {
         print_diff(out, &text, &formatted, &shown);
     }
-    if !args.check {
-        let not_written = |e: write::WriteError| format!(": not written: {e}");
-        let real = write::resolve(path, boundary).map_err(not_written)?;
-        write::replace(&real, text.as_bytes(), formatted.as_bytes()).map_err(not_written)?;
+    if args.check {
+        return Ok(Written::NeedsFormatting);
     }
-    Ok(true)
+    let not_written = |e: write::WriteError| format!(": not written: {e}");
+    let real = write::resolve(path, boundary).map_err(not_written)?;
+    let staged = write::stage(&real, formatted.as_bytes()).map_err(not_written)?;
+    write::commit(staged, text.as_bytes()).map_err(not_written)?;
+    Ok(Written::Written)
 }
 
 /// `-`: standard input formatted to standard output (or only checked, or diffed).

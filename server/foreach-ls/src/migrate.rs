@@ -281,6 +281,10 @@ fn write_all(changed: &[(String, String, String)], module: &Path, boundary: &wri
             return Err(undo(&targets[..i], module, &format!("{path}: {e}")));
         }
     }
+    // The renames are made durable before the journal that records them goes.
+    if let Err(e) = write::sync_dirs(targets.iter().filter_map(|(real, ..)| real.parent())) {
+        return Err(Failed::HalfDone(format!("{e}; the journal {} is kept", journal::path(module).display())));
+    }
     if let Err(e) = journal::remove(module) {
         return Err(Failed::HalfDone(format!(
             "every file was migrated, but the journal {} could not be removed ({e}); delete it",

@@ -84,8 +84,10 @@ pub fn run(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     command(dir, args, env).output().expect("the binary runs")
 }
 
+/// `FOREACH_LS_TEST_BIN` runs another build instead (main's, to show that a test fails without the change).
 pub fn command(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_foreach-ls"));
+    let bin = std::env::var_os("FOREACH_LS_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_foreach-ls").into());
+    let mut c = Command::new(bin);
     c.args(args).current_dir(dir).env_remove("TF_WORKSPACE").env("FOREACH_LS_TEST_HOOKS", "1");
     for (k, v) in env {
         c.env(k, v);
