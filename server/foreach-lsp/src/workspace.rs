@@ -60,7 +60,9 @@ pub async fn index(state: &Arc<State>) {
         if s.index_generation.load(Ordering::SeqCst) != generation {
             return (files, Vec::new(), None);
         }
-        guard.host = host;
+        // The old analysis is dropped after the lock is released: freeing a whole workspace's queries takes a while,
+        // and every keystroke waits for this lock.
+        let old_host = std::mem::replace(&mut guard.host, host);
         guard.project = project;
         guard.versions.clear();
         guard.listed_dirs = Some(Arc::new(listed_dirs));
@@ -70,6 +72,9 @@ pub async fn index(state: &Arc<State>) {
         // Open buffers override the disk; the directories of those outside the folders are loaded too.
         let mut change = Change::default();
         for (uri, text, version) in s.docs.all() {
+            if !s.analysable(&uri, &text) {
+                continue;
+            }
             if let Some(path) = uri_to_path(&uri) {
                 guard.versions.insert(path.clone(), version);
                 change.files.push((path, Ok(text.into())));
@@ -78,6 +83,8 @@ pub async fn index(state: &Arc<State>) {
         let open: Vec<String> = change.files.iter().map(|(p, _)| p.clone()).collect();
         guard.list_document_dirs(&open);
         guard.host.apply_change(change);
+        drop(guard);
+        drop(old_host);
         (files, warnings, Some(watched))
     })
     .await;
