@@ -71,7 +71,7 @@ pub fn run(args: &FmtArgs) -> ExitStatus {
         }
         let boundary = write::Boundary::of(std::slice::from_ref(path));
         // Files are formatted on every core (parsing dominates), then reported in order.
-        let results: Vec<(Result<Written, String>, Vec<u8>)> = files
+        let results: Vec<(Result<Outcome, String>, Vec<u8>)> = files
             .par_iter()
             .map(|(file, real)| {
                 let mut report = Vec::new();
@@ -83,8 +83,8 @@ pub fn run(args: &FmtArgs) -> ExitStatus {
             let _ = out.write_all(&report);
             match result {
                 Ok(w) => {
-                    needs_formatting |= w != Written::Unchanged;
-                    if w == Written::Written {
+                    needs_formatting |= w != Outcome::Unchanged;
+                    if w == Outcome::Written {
                         written_in.extend(real.parent());
                     }
                 }
@@ -110,7 +110,7 @@ pub fn run(args: &FmtArgs) -> ExitStatus {
 
 /// What [`one_file`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Written {
+enum Outcome {
     Unchanged,
     /// It needed formatting and was not written (`--check`).
     NeedsFormatting,
@@ -126,14 +126,14 @@ fn one_file(
     boundary: &write::Boundary,
     args: &FmtArgs,
     out: &mut impl Write,
-) -> Result<Written, String> {
+) -> Result<Outcome, String> {
     let bytes = std::fs::read(real).map_err(|e| format!(": cannot read it: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| ": not UTF-8 text; left unchanged".to_owned())?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let kind = FileKind::from_file_name(&name).unwrap_or(FileKind::Tf);
     let formatted = format_or_explain(&text, kind)?;
     if formatted == text {
-        return Ok(Written::Unchanged);
+        return Ok(Outcome::Unchanged);
     }
     let shown = path.display().to_string();
     let _ = writeln!(out, "{shown}");
@@ -141,13 +141,13 @@ fn one_file(
         print_diff(out, &text, &formatted, &shown);
     }
     if args.check {
-        return Ok(Written::NeedsFormatting);
+        return Ok(Outcome::NeedsFormatting);
     }
     let not_written = |e: write::WriteError| format!(": not written: {e}");
     let real = write::resolve(path, boundary).map_err(not_written)?;
     let staged = write::stage(&real, formatted.as_bytes()).map_err(not_written)?;
     write::commit(staged, text.as_bytes()).map_err(not_written)?;
-    Ok(Written::Written)
+    Ok(Outcome::Written)
 }
 
 /// `-`: standard input formatted to standard output (or only checked, or diffed).

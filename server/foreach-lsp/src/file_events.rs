@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use foreach_analysis::Change;
@@ -32,21 +32,6 @@ pub const SETTLE: Duration = Duration::from_millis(20);
 pub const MAX_WAIT: Duration = Duration::from_millis(250);
 /// More files than this in one batch are a storm: the workspace is indexed again rather than patched file by file.
 pub const STORM: usize = 64;
-
-/// The events not yet applied, newest per path.
-#[derive(Default)]
-pub struct Queue {
-    inner: Mutex<Pending>,
-}
-
-#[derive(Default)]
-struct Pending {
-    /// Path -> (whether it was deleted, the event's URI).
-    events: HashMap<String, (bool, tower_lsp_server::ls_types::Uri)>,
-    first: Option<Instant>,
-    last: Option<Instant>,
-    draining: bool,
-}
 
 /// Queues the events of one notification and makes sure a drain task runs.
 pub fn push(state: &Arc<State>, changes: Vec<FileEvent>) {
@@ -116,9 +101,8 @@ fn reindex_reason(state: &State, batch: &HashMap<String, (bool, tower_lsp_server
         return Some(format!("{} files changed on disk at once", batch.len()));
     }
     let host = state.lock_host();
-    if host.listed_dirs.is_none() {
-        return None;
-    }
+    // Before the first indexing nothing is listed: there is nothing to compare with.
+    host.listed_dirs.as_ref()?;
     for (path, (deleted, _)) in batch {
         let Some((dir, name)) = path.rsplit_once('/') else { continue };
         if foreach_syntax::FileKind::from_file_name(name).is_none() {

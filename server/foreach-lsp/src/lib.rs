@@ -11,6 +11,7 @@ pub mod convert;
 pub mod diagnostics;
 pub mod documents;
 pub mod file_events;
+pub mod file_queue;
 pub mod handlers;
 pub mod publisher;
 pub mod pull_config;

@@ -130,7 +130,7 @@ pub struct State {
     /// The configured state files the client has been asked to watch (`watch.rs`).
     pub watched_states: Mutex<Vec<String>>,
     /// Files changed on disk, not yet applied (`file_events.rs`).
-    pub file_events: crate::file_events::Queue,
+    pub file_events: crate::file_queue::Queue,
     /// Open documents over [`MAX_ANALYSED_BYTES`], whose newest text the analysis does not get (logged once each).
     oversized: Mutex<HashSet<Uri>>,
     /// The session's background tasks (the diagnostics loop, indexing, delayed edits, watcher registration), aborted
@@ -171,7 +171,7 @@ impl State {
             test_hooks,
             state_reads: Mutex::new(()),
             watched_states: Mutex::new(Vec::new()),
-            file_events: crate::file_events::Queue::default(),
+            file_events: crate::file_queue::Queue::default(),
             oversized: Mutex::new(HashSet::new()),
             background: std::sync::Mutex::new(Vec::new()),
         }
