@@ -188,20 +188,68 @@ impl Published {
     fn findings(&self, dir: &Path) -> Findings {
         let prefix = format!("{}/", uri(dir));
         let mut out = Findings::new();
-        for (u, (_, items)) in &self.by_uri {
-            let Some(rel) = u.strip_prefix(&prefix) else { continue };
-            for d in items {
-                let start = &d["range"]["start"];
-                out.insert((
-                    rel.to_string(),
-                    start["line"].as_u64().unwrap() + 1,
-                    start["character"].as_u64().unwrap() + 1,
-                    d["code"].as_str().unwrap_or_default().to_string(),
-                    d["message"].as_str().unwrap_or_default().to_string(),
-                ));
+        for u in self.by_uri.keys() {
+            if let Some(rel) = u.strip_prefix(&prefix) {
+                self.add_findings(u, rel, &mut out);
             }
         }
         out
+    }
+
+    /// The findings of one URI, as [`Published::findings`] lists them under `rel`.
+    fn add_findings(&self, u: &str, rel: &str, out: &mut Findings) {
+        for d in self.by_uri.get(u).map(|(_, items)| items.as_slice()).unwrap_or_default() {
+            let start = &d["range"]["start"];
+            out.insert((
+                rel.to_string(),
+                start["line"].as_u64().unwrap() + 1,
+                start["character"].as_u64().unwrap() + 1,
+                d["code"].as_str().unwrap_or_default().to_string(),
+                d["message"].as_str().unwrap_or_default().to_string(),
+            ));
+        }
+    }
+}
+
+/// Which files' published findings differ from `check`'s, kept up to date one message at a time: comparing the
+/// whole workspace after each of the hundreds of messages a re-index sends would slow the client down enough to
+/// show up in the keystroke latencies it measures.
+struct Differences {
+    want: BTreeMap<String, Findings>,
+    differ: BTreeSet<String>,
+}
+
+impl Differences {
+    fn new(want: &Findings, published: &Published, dir: &Path) -> Differences {
+        let mut by_file: BTreeMap<String, Findings> = BTreeMap::new();
+        for f in want {
+            by_file.entry(f.0.clone()).or_default().insert(f.clone());
+        }
+        let mut d = Differences { want: by_file, differ: BTreeSet::new() };
+        let prefix = format!("{}/", uri(dir));
+        let files: BTreeSet<String> = d
+            .want
+            .keys()
+            .cloned()
+            .chain(published.by_uri.keys().filter_map(|u| u.strip_prefix(&prefix).map(str::to_string)))
+            .collect();
+        for rel in files {
+            d.update(published, dir, &rel);
+        }
+        d
+    }
+
+    fn update(&mut self, published: &Published, dir: &Path, rel: &str) {
+        if rel == Session::TYPING {
+            return;
+        }
+        let mut got = Findings::new();
+        published.add_findings(&format!("{}/{rel}", uri(dir)), rel, &mut got);
+        if self.want.get(rel).map_or(got.is_empty(), |w| *w == got) {
+            self.differ.remove(rel);
+        } else {
+            self.differ.insert(rel.to_string());
+        }
     }
 }
 
@@ -258,8 +306,8 @@ impl Session {
     }
 
     /// One keystroke (the whole text replaced) and the time until its diagnostics arrive, which must be the
-    /// buffer's. `watch` is called after every other message.
-    fn edit(&mut self, mut watch: impl FnMut(&Session)) -> Duration {
+    /// buffer's. `watch` is called after every other file's diagnostics, with its URI.
+    fn edit(&mut self, mut watch: impl FnMut(&Session, &str)) -> Duration {
         self.version += 1;
         let v = self.version;
         let sent = Instant::now();
@@ -276,7 +324,7 @@ impl Session {
                 .unwrap_or_else(|| panic!("no diagnostics for edit {v}; stderr:\n{}", self.s.stderr()));
             let Some((u, ver)) = self.published.note(&msg) else { continue };
             if u != self.typing_uri {
-                watch(self);
+                watch(self, &u);
                 continue;
             }
             let items = &self.published.by_uri[&u].1;
@@ -330,8 +378,13 @@ impl Session {
         let mut latencies = Vec::new();
         let mut last_event = Instant::now();
         let mut converged: Option<Instant> = None;
-        let mut watch = |me: &Session| {
-            if converged.is_none() && me.findings() == want {
+        let mut differences = Differences::new(&want, &self.published, &self.dir);
+        let prefix = format!("{}/", uri(&self.dir));
+        let mut watch = |me: &Session, u: &str| {
+            if let Some(rel) = u.strip_prefix(&prefix) {
+                differences.update(&me.published, &me.dir, rel);
+            }
+            if converged.is_none() && differences.differ.is_empty() {
                 converged = Some(Instant::now());
             }
         };

@@ -36,12 +36,6 @@ pub async fn index(state: &Arc<State>) {
     let result = tokio::task::spawn_blocking(move || {
         let project = discover_project(&roots);
         let loaded = load_roots(&roots, &config, project.as_ref().and_then(|p| p.as_ref().ok()));
-        // Diagnostics are computed here, before the host is shared, with the per-directory part on all cores:
-        // the first publish (and a document opened right after indexing) then pays only for what the open
-        // documents change, not for the whole workspace (half a second on the dev corpus).
-        if let Ok((host, _)) = &loaded {
-            host.prime_diagnostics();
-        }
         crate::test_hooks::slow_index(s.test_hooks, roots.iter().map(|r| r.path.as_path()));
         let ((mut host, listed_dirs), mut warnings) = match loaded {
             Ok(h) => (h, Vec::new()),
@@ -55,6 +49,11 @@ pub async fn index(state: &Arc<State>) {
         };
         host.apply_change(crate::state_files::read_configured(&configured.files));
         warnings.extend(configured.problems);
+        // Diagnostics are computed here, before the host is shared (and after the state files, which change the
+        // values), with the per-directory part on all cores: the first publish (and a document opened right after
+        // indexing) then pays only for what the open documents change, not for the whole workspace (half a second
+        // on the dev corpus; during a branch switch, every keystroke's diagnostics would wait for it).
+        host.prime_diagnostics();
         let files = host.file_count();
         let mut guard = s.lock_host();
         if s.index_generation.load(Ordering::SeqCst) != generation {
