@@ -61,8 +61,8 @@ pub struct MigrateArgs {
     #[arg(value_name = "PATH", default_value = ".")]
     pub path: PathBuf,
     /// The provider's local name, e.g. `aws`.
-    #[arg(long, value_name = "NAME")]
-    pub provider: String,
+    #[arg(long, value_name = "NAME", required_unless_present_any = ["finish", "undo"])]
+    pub provider: Option<String>,
     /// The new configuration's alias (default: `by_region` when the configurations differ in `region`, else
     /// `by_key`).
     #[arg(long, value_name = "NAME")]
@@ -74,6 +74,13 @@ pub struct MigrateArgs {
     /// Apply the change to the files (all of them or none) instead of printing a diff.
     #[arg(long)]
     pub write: bool,
+    /// Finish a `--write` that was interrupted between its renames: write the migrated text of every file that
+    /// does not have it yet (the journal `.foreach-ls-migrate.json` in PATH holds the texts).
+    #[arg(long, conflicts_with_all = ["undo", "write", "provider"])]
+    pub finish: bool,
+    /// Undo a `--write` that was interrupted between its renames: put back the old text of every file.
+    #[arg(long, conflicts_with_all = ["finish", "write", "provider"])]
+    pub undo: bool,
     #[command(flatten)]
     pub vars: VarArgs,
 }

@@ -6,7 +6,7 @@ use std::io::{IsTerminal, Write};
 
 use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
-use crate::{changed, fix, render, report};
+use crate::{changed, fix, journal, leftovers, render, report, write};
 use foreach_analysis::FileId;
 use foreach_load::OrderedVar;
 use foreach_load::environments::{self, Finding};
@@ -65,6 +65,12 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
             return ExitStatus::Usage;
         }
     };
+    let cwd = std::env::current_dir().unwrap_or_default();
+    // A `migrate --write` stopped between its renames left a journal: say so (the findings below are those of a
+    // half-migrated module), and fail even without findings.
+    let half_migrated =
+        journal::report_all(loaded.listed_dirs.iter().map(String::as_str), &cwd, &mut std::io::stderr().lock());
+    let write_boundary = write::Boundary::of(&loaded.roots);
     let mut host = loaded.host;
     if host.file_count() == 0 {
         let roots: Vec<String> = loaded.roots.iter().map(|r| r.display().to_string()).collect();
@@ -102,11 +108,18 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         Ok(f) => f,
         Err(status) => return status,
     };
-    let cwd = std::env::current_dir().unwrap_or_default();
+    let mut write_failed = false;
     if args.fix {
         let diagnostics: Vec<foreach_analysis::Diagnostic> = findings.iter().map(|f| f.diagnostic.clone()).collect();
-        let outcomes = fix::apply_fixes(&diagnostics, &host.file_table());
+        let table = host.file_table();
+        // Temporary files an interrupted `--fix` left beside any file read are removed first.
+        let reals: Vec<std::path::PathBuf> =
+            table.values().filter_map(|(p, _)| std::path::Path::new(p).canonicalize().ok()).collect();
+        let removed = leftovers::sweep_all(reals.iter().filter_map(|r| r.parent()));
+        leftovers::report(&removed, &cwd, &mut std::io::stderr().lock());
+        let outcomes = fix::apply_fixes(&diagnostics, &table, &write_boundary);
         let _ = std::io::stderr().write_all(fix::describe(&outcomes, &cwd).as_bytes());
+        write_failed = outcomes.values().any(|o| matches!(o, fix::FileOutcome::Failed(_)));
         if outcomes.values().any(|o| matches!(o, fix::FileOutcome::Fixed { .. })) {
             // Report what remains: analyse the files as they are now.
             match load(&opts) {
@@ -134,7 +147,9 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     if lock.write_all(text.as_bytes()).and_then(|_| lock.flush()).is_err() {
         return ExitStatus::Usage;
     }
-    if report.summary.errors > 0 || (args.deny_warnings && report.summary.warnings > 0) {
+    if half_migrated || write_failed {
+        ExitStatus::Usage
+    } else if report.summary.errors > 0 || (args.deny_warnings && report.summary.warnings > 0) {
         ExitStatus::Diagnostics
     } else {
         ExitStatus::Clean

@@ -1,18 +1,20 @@
 //! `foreach-ls check --fix`: applies the automatic quick fixes of a report to the files on disk.
 //!
 //! The edits come from the analysis (computed on the text it read); this module only decides which files may be
-//! written and writes them safely. A file is left alone when it has a syntax error (the tree the edits were
-//! computed on may be partial) or when its content on disk is no longer the text that was analysed (someone
-//! edited it meanwhile). Each file is written to a temporary file in the same directory, with the original's
-//! permissions, and renamed over the original, so a crash never leaves half a file.
+//! written, and writes them through `write.rs` (atomically, through symbolic links, never over a file changed
+//! since it was read). A file is left alone when it has a syntax error (the tree the edits were computed on may be
+//! partial) or when its content on disk is no longer the text that was analysed (someone edited it meanwhile). A
+//! file reached through several links (a shared `variables.tf` linked into every root) is written once, with the
+//! fixes of every module that reads it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Write;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use foreach_analysis::fixes::apply_edits;
 use foreach_analysis::source_text::SourceText;
 use foreach_analysis::{Code, Diagnostic, FileId, TextEdit};
+
+use crate::write::{self, Boundary};
 
 /// The analysed files: path and the text the analysis read, by id (as `AnalysisHost::file_table` gives them).
 pub type FileTable = HashMap<FileId, (String, SourceText)>;
@@ -20,87 +22,111 @@ pub type FileTable = HashMap<FileId, (String, SourceText)>;
 /// What happened to one file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileOutcome {
-    /// Written, with this many fixes (diagnostics) applied and this many edits skipped as overlapping.
-    Fixed { fixes: usize, skipped_edits: usize },
-    /// Not written, and why.
+    /// Written, with this many fixes (diagnostics) applied and this many edits skipped as overlapping; `also` are
+    /// the other paths (symbolic links) that lead to the same file.
+    Fixed { fixes: usize, skipped_edits: usize, also: Vec<String> },
+    /// Not written on purpose (syntax errors, no edit fits), and why.
     Skipped(String),
+    /// Not written although it should have been (a link out of the repository, a read-only file, a full disk, a
+    /// file changed since it was read), and why: the command exits with 2.
+    Failed(String),
 }
 
-/// Applies the first automatic fix of every diagnostic. `files` maps the report's file ids to their path and the
-/// text that was analysed. Returns one outcome per file that had something to fix, by path.
-pub fn apply_fixes(diagnostics: &[Diagnostic], files: &FileTable) -> BTreeMap<String, FileOutcome> {
+/// An edit as a key: the same fix computed for two modules that share a file is one edit.
+type EditKey = (u32, u32, String);
+
+/// Applies the first automatic fix of every diagnostic, writing only inside `boundary`. `files` maps the report's
+/// file ids to their path and the text that was analysed. Returns one outcome per file that had something to fix,
+/// by path (the first path, in order, of the paths that lead to it).
+pub fn apply_fixes(
+    diagnostics: &[Diagnostic],
+    files: &FileTable,
+    boundary: &Boundary,
+) -> BTreeMap<String, FileOutcome> {
     let broken: HashSet<FileId> = diagnostics
         .iter()
         .filter(|d| matches!(d.code, Code::SyntaxError | Code::UnreadableFile))
         .map(|d| d.location.file)
         .collect();
 
-    // Per file: the fixes (as groups of edits) that touch it. A fix whose edits span several files is applied
-    // per file; every fix the analysis builds today edits one file.
-    let mut by_file: HashMap<FileId, Vec<&TextEdit>> = HashMap::new();
-    let mut fix_counts: HashMap<FileId, usize> = HashMap::new();
+    // Per file: the fixes (each as its edits in that file) that touch it. A fix whose edits span several files is
+    // applied per file; every fix the analysis builds today edits one file.
+    let mut by_file: HashMap<FileId, BTreeSet<Vec<EditKey>>> = HashMap::new();
     for d in diagnostics {
         let Some(fix) = d.fixes.iter().find(|f| f.automatic) else { continue };
-        let mut touched = HashSet::new();
+        let mut per_file: HashMap<FileId, Vec<EditKey>> = HashMap::new();
         for e in &fix.edits {
-            by_file.entry(e.location.file).or_default().push(e);
-            touched.insert(e.location.file);
+            let r = e.location.range;
+            per_file.entry(e.location.file).or_default().push((r.start().into(), r.end().into(), e.new_text.clone()));
         }
-        for f in touched {
-            *fix_counts.entry(f).or_default() += 1;
+        for (file, edits) in per_file {
+            by_file.entry(file).or_default().insert(edits);
         }
     }
 
+    // The files to write, by the file they really are, each with the paths that lead to it.
     let mut out = BTreeMap::new();
-    for (file, edits) in by_file {
-        let Some((path, text)) = files.get(&file) else { continue };
-        let outcome = if broken.contains(&file) {
+    let mut targets: BTreeMap<PathBuf, Vec<FileId>> = BTreeMap::new();
+    for &file in by_file.keys() {
+        let Some((path, _)) = files.get(&file) else { continue };
+        match write::resolve(Path::new(path), boundary) {
+            Ok(real) => targets.entry(real).or_default().push(file),
+            Err(e) => {
+                out.insert(path.clone(), FileOutcome::Failed(format!("not written: {e}")));
+            }
+        }
+    }
+    for (real, mut ids) in targets {
+        ids.sort_by(|a, b| files[a].0.cmp(&files[b].0));
+        let paths: Vec<String> = ids.iter().map(|id| files[id].0.clone()).collect();
+        let texts: Vec<std::sync::Arc<str>> = ids.iter().map(|id| files[id].1.text()).collect();
+        let fixes: BTreeSet<&Vec<EditKey>> = ids.iter().flat_map(|id| &by_file[id]).collect();
+        let outcome = if ids.iter().any(|id| broken.contains(id)) {
             FileOutcome::Skipped("the file has syntax errors".to_string())
+        } else if texts.iter().any(|t| *t != texts[0]) {
+            FileOutcome::Failed("the file changed since it was read".to_string())
         } else {
-            fix_one(Path::new(path), &text.text(), &edits, fix_counts.get(&file).copied().unwrap_or(0))
+            let edits: BTreeSet<&EditKey> = fixes.iter().flat_map(|f| f.iter()).collect();
+            match fix_one(&real, &texts[0], &edits, fixes.len()) {
+                FileOutcome::Fixed { fixes, skipped_edits, .. } => {
+                    FileOutcome::Fixed { fixes, skipped_edits, also: paths[1..].to_vec() }
+                }
+                skipped => skipped,
+            }
         };
-        out.insert(path.clone(), outcome);
+        out.insert(paths[0].clone(), outcome);
     }
     out
 }
 
-fn fix_one(path: &Path, analysed: &str, edits: &[&TextEdit], fixes: usize) -> FileOutcome {
-    match std::fs::read(path) {
+fn fix_one(real: &Path, analysed: &str, edits: &BTreeSet<&EditKey>, fixes: usize) -> FileOutcome {
+    match std::fs::read(real) {
         Ok(bytes) if bytes == analysed.as_bytes() => {}
-        Ok(_) => return FileOutcome::Skipped("the file changed since it was read".to_string()),
-        Err(e) => return FileOutcome::Skipped(format!("cannot read it again: {e}")),
+        Ok(_) => return FileOutcome::Failed("the file changed since it was read".to_string()),
+        Err(e) => return FileOutcome::Failed(format!("cannot read it again: {e}")),
     }
-    let applied = apply_edits(analysed, edits);
+    let file = FileId(0);
+    let edits: Vec<TextEdit> = edits
+        .iter()
+        .map(|(start, end, new_text)| TextEdit {
+            location: foreach_analysis::FileRange::new(
+                file,
+                foreach_syntax::TextRange::new((*start).into(), (*end).into()),
+            ),
+            new_text: new_text.clone(),
+        })
+        .collect();
+    let refs: Vec<&TextEdit> = edits.iter().collect();
+    let applied = apply_edits(analysed, &refs);
     if applied.applied == 0 {
         return FileOutcome::Skipped("no edit fits the file".to_string());
     }
     // A skipped edit is taken as a fix not applied (every fix built today has a single edit).
     let fixes = fixes.saturating_sub(applied.skipped.min(fixes));
-    match write_atomically(path, applied.text.as_bytes()) {
-        Ok(()) => FileOutcome::Fixed { fixes, skipped_edits: applied.skipped },
-        Err(e) => FileOutcome::Skipped(format!("cannot write it: {e}")),
+    match write::replace(real, analysed.as_bytes(), applied.text.as_bytes()) {
+        Ok(()) => FileOutcome::Fixed { fixes, skipped_edits: applied.skipped, also: Vec::new() },
+        Err(e) => FileOutcome::Failed(format!("not written: {e}")),
     }
-}
-
-/// Writes `contents` to a temporary file next to `path` with `path`'s permissions, then renames it over `path`.
-/// The rename is atomic on the same file system, which the same directory guarantees.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let permissions = std::fs::metadata(path)?.permissions();
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp: PathBuf = dir.join(format!(".{name}.foreach-ls-fix.{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::set_permissions(&tmp, permissions)?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 /// One line per file for stderr (stdout carries the report, which may be JSON).
@@ -109,14 +135,18 @@ pub fn describe(outcomes: &BTreeMap<String, FileOutcome>, cwd: &Path) -> String 
     for (path, outcome) in outcomes {
         let shown = Path::new(path).strip_prefix(cwd).map(|p| p.display().to_string()).unwrap_or(path.clone());
         match outcome {
-            FileOutcome::Fixed { fixes, skipped_edits: 0 } => {
-                s.push_str(&format!("fixed {fixes} {} in {shown}\n", plural(*fixes)));
+            FileOutcome::Fixed { fixes, skipped_edits, also } => {
+                s.push_str(&format!("fixed {fixes} {} in {shown}", plural(*fixes)));
+                if *skipped_edits > 0 {
+                    s.push_str(&format!(" ({skipped_edits} overlapping edits left for the next run)"));
+                }
+                for other in also {
+                    let other = Path::new(other).strip_prefix(cwd).unwrap_or(Path::new(other));
+                    s.push_str(&format!(" (also linked as {})", other.display()));
+                }
+                s.push('\n');
             }
-            FileOutcome::Fixed { fixes, skipped_edits } => s.push_str(&format!(
-                "fixed {fixes} {} in {shown} ({skipped_edits} overlapping edits left for the next run)\n",
-                plural(*fixes)
-            )),
-            FileOutcome::Skipped(why) => s.push_str(&format!("not fixing {shown}: {why}\n")),
+            FileOutcome::Skipped(why) | FileOutcome::Failed(why) => s.push_str(&format!("not fixing {shown}: {why}\n")),
         }
     }
     s
@@ -144,6 +174,10 @@ mod tests {
         })
     }
 
+    fn boundary(path: &str) -> Boundary {
+        Boundary::of(&[Path::new(path).parent().unwrap()])
+    }
+
     fn setup(text: &str) -> (tempfile::TempDir, String, FileTable) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("main.tf");
@@ -160,8 +194,8 @@ mod tests {
             diag(FileId(1), TEXT, "var.m", "{ for k, v in var.m : k => v }", true),
             diag(FileId(1), TEXT, "\"a\"", "\"zzz\"", false),
         ];
-        let out = apply_fixes(&diags, &files);
-        assert_eq!(out[&path], FileOutcome::Fixed { fixes: 1, skipped_edits: 0 });
+        let out = apply_fixes(&diags, &files, &boundary(&path));
+        assert_eq!(out[&path], FileOutcome::Fixed { fixes: 1, skipped_edits: 0, also: vec![] });
         assert_eq!(
             std::fs::read_to_string(&path).unwrap(),
             "resource \"a\" \"b\" {\n  for_each = { for k, v in var.m : k => v } # keep\n}\n"
@@ -175,8 +209,8 @@ mod tests {
         let (_dir, path, files) = setup(TEXT);
         let diags =
             vec![diag(FileId(1), TEXT, "var.m", "X", true), diag(FileId(1), TEXT, "for_each = var.m", "Y", true)];
-        let out = apply_fixes(&diags, &files);
-        assert_eq!(out[&path], FileOutcome::Fixed { fixes: 1, skipped_edits: 1 });
+        let out = apply_fixes(&diags, &files, &boundary(&path));
+        assert_eq!(out[&path], FileOutcome::Fixed { fixes: 1, skipped_edits: 1, also: vec![] });
         assert!(std::fs::read_to_string(&path).unwrap().contains("  Y # keep"));
     }
 
@@ -185,12 +219,12 @@ mod tests {
         let (_dir, path, files) = setup(TEXT);
         let mut diags = vec![diag(FileId(1), TEXT, "var.m", "X", true)];
         std::fs::write(&path, format!("{TEXT}# edited\n")).unwrap();
-        let out = apply_fixes(&diags, &files);
-        assert!(matches!(&out[&path], FileOutcome::Skipped(why) if why.contains("changed")));
+        let out = apply_fixes(&diags, &files, &boundary(&path));
+        assert!(matches!(&out[&path], FileOutcome::Failed(why) if why.contains("changed")));
 
         std::fs::write(&path, TEXT).unwrap();
         diags.push(Diagnostic::new(Code::SyntaxError, FileRange::new(FileId(1), TextRange::default()), "bad"));
-        let out = apply_fixes(&diags, &files);
+        let out = apply_fixes(&diags, &files, &boundary(&path));
         assert!(matches!(&out[&path], FileOutcome::Skipped(why) if why.contains("syntax")));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), TEXT);
     }
@@ -201,7 +235,7 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let (_dir, path, files) = setup(TEXT);
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
-        apply_fixes(&[diag(FileId(1), TEXT, "var.m", "X", true)], &files);
+        apply_fixes(&[diag(FileId(1), TEXT, "var.m", "X", true)], &files, &boundary(&path));
         assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o640);
     }
 }

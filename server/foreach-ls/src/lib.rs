@@ -1,5 +1,6 @@
 //! The `foreach-ls` binary's library half: command-line parsing ([`args`]), running commands ([`check`],
-//! [`eval`], [`fix`]) and rendering their reports ([`report`], [`render`]). Loading from disk is `foreach-load`.
+//! [`eval`], [`fix`], [`fmt`], [`migrate`]), writing files without losing data ([`write`], [`leftovers`],
+//! [`journal`]) and rendering reports ([`report`], [`render`]). Loading from disk is `foreach-load`.
 //! It holds no OpenTofu semantics: those are all in `foreach-analysis`. It is the top layer: it may use every
 //! crate of the workspace, and none of them may depend on it.
 
@@ -11,10 +12,14 @@ pub mod exit;
 pub mod fix;
 pub mod fmt;
 pub mod inspect;
+pub mod journal;
+pub mod leftovers;
 pub mod migrate;
 pub mod project;
 pub mod render;
 pub mod report;
+pub mod write;
+pub mod write_hooks;
 
 use exit::ExitStatus;
 

@@ -10,6 +10,8 @@ pub mod config;
 pub mod convert;
 pub mod diagnostics;
 pub mod documents;
+pub mod file_events;
+pub mod file_queue;
 pub mod handlers;
 pub mod publisher;
 pub mod pull_config;

@@ -129,11 +129,18 @@ pub struct State {
     pub state_reads: Mutex<()>,
     /// The configured state files the client has been asked to watch (`watch.rs`).
     pub watched_states: Mutex<Vec<String>>,
+    /// Files changed on disk, not yet applied (`file_events.rs`).
+    pub file_events: crate::file_queue::Queue,
+    /// Open documents over [`MAX_ANALYSED_BYTES`], whose newest text the analysis does not get (logged once each).
+    oversized: Mutex<HashSet<Uri>>,
     /// The session's background tasks (the diagnostics loop, indexing, delayed edits, watcher registration), aborted
     /// when the session ends: the diagnostics loop waits for changes forever, and with it the whole state (the
     /// analysis database, the documents) would outlive [`serve`](crate::serve) in a process that goes on running.
     background: std::sync::Mutex<Vec<tokio::task::AbortHandle>>,
 }
+
+/// The largest open document the analysis is given (VS Code turns off its own large-file features from 20 MB).
+pub const MAX_ANALYSED_BYTES: usize = 20 << 20;
 
 /// A snapshot plus the document versions its texts belong to.
 pub struct Snapshot {
@@ -164,6 +171,8 @@ impl State {
             test_hooks,
             state_reads: Mutex::new(()),
             watched_states: Mutex::new(Vec::new()),
+            file_events: crate::file_queue::Queue::default(),
+            oversized: Mutex::new(HashSet::new()),
             background: std::sync::Mutex::new(Vec::new()),
         }
     }
@@ -384,15 +393,42 @@ impl State {
         self.apply(move |state, host| state.newest_text(&uri, host)).await;
     }
 
-    /// The change that gives the analysis the document's newest text, empty when it already has it.
+    /// The change that gives the analysis the document's newest text, empty when it already has it or the text is
+    /// too large to analyse.
     pub fn newest_text(&self, uri: &Uri, host: &mut Host) -> Change {
         let mut change = Change::default();
         let Some(path) = uri_to_path(uri) else { return change };
         if let Some((text, version)) = self.docs.text_unless_version(uri, host.versions.get(&path).copied()) {
+            if !self.analysable(uri, &text) {
+                return change;
+            }
             host.versions.insert(path.clone(), version);
             change.files.push((path, Ok(text.into())));
         }
         change
+    }
+
+    /// Whether an open document's text is small enough to analyse as the user types. A larger one (a log pasted
+    /// into the wrong tab) is held, but the analysis keeps the document's last smaller text (or the file's on disk)
+    /// until it shrinks: parsing 50 MB on every keystroke would hold every other request for seconds.
+    pub fn analysable(&self, uri: &Uri, text: &str) -> bool {
+        let mut oversized = self.oversized.lock().unwrap_or_else(|e| e.into_inner());
+        if text.len() <= MAX_ANALYSED_BYTES {
+            if oversized.remove(uri) {
+                tracing::info!("{} is small enough to analyse again", uri.as_str());
+            }
+            return true;
+        }
+        if oversized.insert(uri.clone()) {
+            tracing::warn!(
+                "{} is {:.1} MB, over the {} MB the server analyses while editing: its diagnostics and features use \
+                 its last smaller text until it shrinks (`foreach-ls check` checks the file whole)",
+                uri.as_str(),
+                text.len() as f64 / 1e6,
+                MAX_ANALYSED_BYTES >> 20
+            );
+        }
+        false
     }
 }
 

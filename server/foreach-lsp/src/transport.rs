@@ -100,7 +100,16 @@ where
                     let answer = error_response(Value::Null, -32700, "Parse error");
                     let _ = errors.send(answer.to_string().into_bytes());
                 }
-                Ok(None) | Err(_) => return,
+                Ok(None) => {
+                    tracing::info!("the client closed the connection");
+                    return;
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "the client's connection broke off in the middle of a message ({e}); ending the session"
+                    );
+                    return;
+                }
             }
         }
     });
@@ -209,6 +218,12 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(r: &mut R) -> std::io::Result<O
     loop {
         let mut line = String::new();
         if r.read_line(&mut line).await? == 0 {
+            if saw_header {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "the input ended inside a message's headers",
+                ));
+            }
             return Ok(None);
         }
         let line = line.trim_end_matches(['\r', '\n']);
@@ -235,7 +250,17 @@ pub async fn read_frame<R: AsyncBufRead + Unpin>(r: &mut R) -> std::io::Result<O
     }
     let Some(len) = len else { return Ok(Some(Err("missing Content-Length".to_string()))) };
     let mut body = vec![0; len];
-    r.read_exact(&mut body).await?;
+    let mut got = 0;
+    while got < len {
+        let n = r.read(&mut body[got..]).await?;
+        if n == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                format!("the input ended {got} bytes into a message of {len}"),
+            ));
+        }
+        got += n;
+    }
     Ok(Some(Ok(body)))
 }
 

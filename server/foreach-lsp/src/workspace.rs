@@ -36,12 +36,6 @@ pub async fn index(state: &Arc<State>) {
     let result = tokio::task::spawn_blocking(move || {
         let project = discover_project(&roots);
         let loaded = load_roots(&roots, &config, project.as_ref().and_then(|p| p.as_ref().ok()));
-        // Diagnostics are computed here, before the host is shared, with the per-directory part on all cores:
-        // the first publish (and a document opened right after indexing) then pays only for what the open
-        // documents change, not for the whole workspace (half a second on the dev corpus).
-        if let Ok((host, _)) = &loaded {
-            host.prime_diagnostics();
-        }
         crate::test_hooks::slow_index(s.test_hooks, roots.iter().map(|r| r.path.as_path()));
         let ((mut host, listed_dirs), mut warnings) = match loaded {
             Ok(h) => (h, Vec::new()),
@@ -55,12 +49,19 @@ pub async fn index(state: &Arc<State>) {
         };
         host.apply_change(crate::state_files::read_configured(&configured.files));
         warnings.extend(configured.problems);
+        // Diagnostics are computed here, before the host is shared (and after the state files, which change the
+        // values), with the per-directory part on all cores: the first publish (and a document opened right after
+        // indexing) then pays only for what the open documents change, not for the whole workspace (half a second
+        // on the dev corpus; during a branch switch, every keystroke's diagnostics would wait for it).
+        host.prime_diagnostics();
         let files = host.file_count();
         let mut guard = s.lock_host();
         if s.index_generation.load(Ordering::SeqCst) != generation {
             return (files, Vec::new(), None);
         }
-        guard.host = host;
+        // The old analysis is dropped after the lock is released: freeing a whole workspace's queries takes a while,
+        // and every keystroke waits for this lock.
+        let old_host = std::mem::replace(&mut guard.host, host);
         guard.project = project;
         guard.versions.clear();
         guard.listed_dirs = Some(Arc::new(listed_dirs));
@@ -70,6 +71,9 @@ pub async fn index(state: &Arc<State>) {
         // Open buffers override the disk; the directories of those outside the folders are loaded too.
         let mut change = Change::default();
         for (uri, text, version) in s.docs.all() {
+            if !s.analysable(&uri, &text) {
+                continue;
+            }
             if let Some(path) = uri_to_path(&uri) {
                 guard.versions.insert(path.clone(), version);
                 change.files.push((path, Ok(text.into())));
@@ -78,6 +82,8 @@ pub async fn index(state: &Arc<State>) {
         let open: Vec<String> = change.files.iter().map(|(p, _)| p.clone()).collect();
         guard.list_document_dirs(&open);
         guard.host.apply_change(change);
+        drop(guard);
+        drop(old_host);
         (files, warnings, Some(watched))
     })
     .await;

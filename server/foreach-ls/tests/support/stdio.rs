@@ -24,7 +24,9 @@ pub struct Server {
 
 impl Server {
     pub fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_foreach-ls"))
+        // `FOREACH_LS_TEST_BIN`: another build (a release one for figures, main's to show a test fails without a change).
+        let bin = std::env::var_os("FOREACH_LS_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_foreach-ls").into());
+        let mut child = Command::new(bin)
             .arg("serve")
             .env("FOREACH_LS_TEST_HOOKS", "1")
             .stdin(Stdio::piped())
@@ -140,6 +142,23 @@ impl Server {
             if msg.get("id").is_some() && msg.get("method").is_none() {
                 self.backlog.push(msg);
             }
+        }
+    }
+
+    /// The next message of any kind within `limit` (server requests answered with `null`), `None` on time-out.
+    pub fn recv(&mut self, limit: Duration) -> Option<Value> {
+        if !self.backlog.is_empty() {
+            return Some(self.backlog.remove(0));
+        }
+        match self.incoming.recv_timeout(limit) {
+            Ok(msg) => {
+                if msg.get("method").is_some() && msg.get("id").is_some() {
+                    self.send(&json!({"jsonrpc": "2.0", "id": msg["id"], "result": null}));
+                }
+                Some(msg)
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => panic!("the server closed stdout; stderr:\n{}", self.stderr()),
         }
     }
 

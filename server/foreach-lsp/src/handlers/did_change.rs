@@ -28,6 +28,9 @@ pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
                 }
             });
         }
-        EditOutcome::Ignored => tracing::debug!("ignored a stale or unknown didChange for {}", uri.as_str()),
+        EditOutcome::Ignored if !state.docs.is_open(&uri) => {
+            tracing::warn!("ignored a didChange for {}, which is not open (no didOpen came before it)", uri.as_str())
+        }
+        EditOutcome::Ignored => tracing::debug!("ignored a stale or repeated didChange for {}", uri.as_str()),
     }
 }
