@@ -18,6 +18,7 @@ pub mod init_settings;
 pub mod init_values;
 pub mod inspect;
 pub mod instance_scope;
+pub mod instances;
 pub mod migrate;
 pub mod model;
 pub mod module_eval;

@@ -219,6 +219,7 @@ const ANALYSIS_LAYERS: &[(&str, &[&str])] = &[
             "providers::resolve",
             "state::queries",
             "state::declared",
+            "instances::*",
         ],
     ),
     (
