@@ -12,6 +12,7 @@
 pub mod checks;
 mod chunks;
 pub mod db;
+pub mod diff;
 pub mod fixes;
 pub mod host;
 pub mod init_settings;

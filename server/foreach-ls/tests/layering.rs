@@ -242,7 +242,7 @@ const ANALYSIS_LAYERS: &[(&str, &[&str])] = &[
             "state::too_similar",
         ],
     ),
-    ("the host and the commands", &["crate", "host", "inspect", "migrate::*"]),
+    ("the host and the commands", &["crate", "host", "inspect", "migrate::*", "diff::*"]),
 ];
 
 fn analysis_layer(module: &str) -> Option<usize> {

@@ -191,18 +191,24 @@ impl DeclaredRoot {
             };
             let c = &n.calls_of[ci];
             match c.keys.get(instance).contains(key) {
-                None => return Found::Unknown(c.keys.get(instance).unknown().unwrap_or_default().into()),
+                None => {
+                    let why = c.keys.get(instance).unknown().unwrap_or_default().into();
+                    return Found::Unknown { why, call: Some(depth) };
+                }
                 Some(false) => return Found::Not { depth },
                 Some(true) => {}
             }
             let child = match &c.target {
                 Ok(child) => *child,
-                Err(why) => return Found::Unknown(why.clone()),
+                Err(why) => return Found::Unknown { why: why.clone(), call: Some(depth) },
             };
             node = child;
             match self.nodes[node].instance(&path[..=depth]) {
                 Some(i) => instance = i,
-                None => return Found::Unknown("the module instance's keys are not known here".into()),
+                None => {
+                    let why = "the module instance's keys are not known here".into();
+                    return Found::Unknown { why, call: Some(depth) };
+                }
             }
         }
         Found::At { node, instance }
@@ -218,7 +224,7 @@ impl DeclaredRoot {
         let n = &self.nodes[node];
         let Some(index) = n.resource(ty, name) else { return Found::Not { depth: address.module.len() } };
         match n.resource_keys(index, instance) {
-            Keys::Unknown(why) => Found::Unknown(why.clone()),
+            Keys::Unknown(why) => Found::Unknown { why: why.clone(), call: None },
             keys if keys.contains(key) == Some(true) => Found::Resource { node, instance, index },
             _ => Found::Not { depth: address.module.len() },
         }
@@ -229,22 +235,15 @@ impl DeclaredRoot {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Found {
     /// A module instance.
-    At {
-        node: usize,
-        instance: usize,
-    },
+    At { node: usize, instance: usize },
     /// A resource instance: its node, module instance and index in `module.resources`.
-    Resource {
-        node: usize,
-        instance: usize,
-        index: usize,
-    },
+    Resource { node: usize, instance: usize, index: usize },
     /// Not declared: the first `depth` steps of the module path are (`depth` equal to the path's length: the
     /// module instance is, the resource instance is not).
-    Not {
-        depth: usize,
-    },
-    Unknown(Arc<str>),
+    Not { depth: usize },
+    /// Not known statically: why, and where: the module call at step `call` of the module path (its instances are
+    /// not known, or it is not followed), or (`None`) the resource's own instances.
+    Unknown { why: Arc<str>, call: Option<usize> },
 }
 
 /// Everything root `root` declares.
