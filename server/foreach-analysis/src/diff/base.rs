@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+use super::changes::{Action, Change, RootDiff, Side, UnknownSet, block_address};
 use super::state::{call_location, module_provider};
-use super::{Action, Change, RootDiff, Side, UnknownSet, block_address};
 use crate::instances::keys::Keys;
 use crate::instances::moves::{InstanceAddress, follow};
 use crate::instances::{DeclaredNode, DeclaredRoot, Found};

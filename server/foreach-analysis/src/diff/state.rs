@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::{Action, Change, RootDiff, Side, UnknownSet, block_address};
+use super::changes::{Action, Change, RootDiff, Side, UnknownSet, block_address};
 use crate::instances::keys::Keys;
 use crate::instances::moves::{InstanceAddress, follow};
 use crate::instances::providers::{ProviderConfig, ProviderInstance};

@@ -9,7 +9,7 @@ use foreach_analysis::instances::moves::InstanceAddress;
 use foreach_analysis::instances::providers::ProviderInstance;
 use serde_json::{Value, json};
 
-use super::{Against, Report, RootReport};
+use super::report::{Against, Report, RootReport};
 use crate::report::Locator;
 
 /// How many instances inside a module instance, or of an unknown set, the text formats list.
