@@ -333,9 +333,14 @@ impl FileReader for BaseReader {
         Ok(out)
     }
 
+    /// Nothing at all at the base (no file and no directory): a directory is not missing, `fileset` lists it.
     fn missing(&self, path: &str) -> bool {
         match self.base.relative(path) {
-            Some(_) => !self.is_file(path),
+            Some(rel) if rel.is_empty() => false,
+            Some(rel) => {
+                let (dir, name) = rel.rsplit_once('/').unwrap_or(("", &rel));
+                self.base.tree.list(dir).is_none_or(|es| !es.iter().any(|(n, _)| n == name))
+            }
             None => self.disk.missing(path),
         }
     }
