@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-use super::changes::{Action, Change, RootDiff, Side, UnknownSet, block_address};
+use super::changes::{Action, Change, InsideProviders, RootDiff, Side, UnknownSet, block_address};
 use super::state::{call_location, module_provider};
 use crate::instances::keys::Keys;
 use crate::instances::moves::{InstanceAddress, follow};
@@ -254,6 +254,7 @@ impl Comparison<'_> {
         self.out.changes.extend(creates.into_iter().filter(|c| !moved_to.contains(&c.address)));
         // Current module instances no base one maps to: created with everything inside them.
         let mut new_modules: BTreeMap<Vec<ModuleStep>, Change> = BTreeMap::new();
+        let mut inside = InsideProviders::default();
         for (ci, cn) in self.current.nodes.iter().enumerate() {
             // A call whose instances are not known on the current side (on the base side too, or new).
             for (path, why) in &cn.unknown {
@@ -298,8 +299,10 @@ impl Comparison<'_> {
                         }
                         keys => {
                             for key in keys.iter() {
-                                let a = resource(path, &r.ty, &r.name, key);
+                                let a = resource(path, &r.ty, &r.name, key.clone());
                                 if !moved_to.contains(&a) {
+                                    let provider = cn.providers[index].as_ref().and_then(|u| u.instance(path, &key));
+                                    inside.note(&prefix, provider);
                                     change.inside.push(a);
                                 }
                             }
@@ -308,7 +311,10 @@ impl Comparison<'_> {
                 }
             }
         }
-        self.out.changes.extend(new_modules.into_values());
+        self.out.changes.extend(new_modules.into_values().map(|mut c| {
+            inside.settle(&mut c);
+            c
+        }));
         self.out.unknown.extend(self.unknown.into_values());
         self.out.sort();
         self.out

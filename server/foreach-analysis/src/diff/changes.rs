@@ -124,3 +124,28 @@ pub(super) fn block_address(module: &[crate::state::ModuleStep], what: &str) -> 
     let path = InstanceAddress { module: module.to_vec(), resource: None }.to_string();
     if path.is_empty() { what.to_string() } else { format!("{path}.{what}") }
 }
+
+/// The provider instances of the resource instances inside a module instance created with them, to group it under
+/// theirs when its call names none (a module that inherits its provider).
+#[derive(Default)]
+pub(super) struct InsideProviders(
+    std::collections::HashMap<Vec<crate::state::ModuleStep>, Vec<Option<ProviderInstance>>>,
+);
+
+impl InsideProviders {
+    pub(super) fn note(&mut self, module: &[crate::state::ModuleStep], provider: Option<ProviderInstance>) {
+        self.0.entry(module.to_vec()).or_default().push(provider);
+    }
+
+    /// Sets the change's provider instance, when it has none, to the one every resource instance inside it uses.
+    pub(super) fn settle(&self, c: &mut Change) {
+        if c.provider.is_some() {
+            return;
+        }
+        let Some(all) = self.0.get(&c.address.module) else { return };
+        let Some(Some(first)) = all.first() else { return };
+        if all.iter().all(|p| p.as_ref().is_some_and(|p| p.same(first))) {
+            c.provider = Some(first.clone());
+        }
+    }
+}

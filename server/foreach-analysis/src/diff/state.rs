@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::changes::{Action, Change, RootDiff, Side, UnknownSet, block_address};
+use super::changes::{Action, Change, InsideProviders, RootDiff, Side, UnknownSet, block_address};
 use crate::instances::keys::Keys;
 use crate::instances::moves::{InstanceAddress, follow};
 use crate::instances::providers::{ProviderConfig, ProviderInstance};
@@ -131,6 +131,7 @@ fn creates(
     unknown: &mut HashMap<(String, std::sync::Arc<str>), UnknownSet>,
 ) {
     let mut new_modules: BTreeMap<Vec<ModuleStep>, Change> = BTreeMap::new();
+    let mut inside = InsideProviders::default();
     for (ni, node) in current.nodes.iter().enumerate() {
         for (path, why) in &node.unknown {
             let call = node.calls.last().cloned().unwrap_or_default();
@@ -179,6 +180,7 @@ fn creates(
                                 c
                             });
                             c.inside.push(address);
+                            inside.note(&prefix, provider);
                         }
                         None => {
                             let mut c = Change::new(Action::Create, address);
@@ -191,7 +193,10 @@ fn creates(
             }
         }
     }
-    out.changes.extend(new_modules.into_values());
+    out.changes.extend(new_modules.into_values().map(|mut c| {
+        inside.settle(&mut c);
+        c
+    }));
 }
 
 /// Where the call of the last step of a module instance path decides its instances, if the call is declared.

@@ -101,7 +101,7 @@ fn provider_title(r: &RootReport, p: &Option<ProviderInstance>) -> String {
                 None => name,
             }
         }
-        None => "provider instance not known".to_string(),
+        None => "provider instance not known statically (or several)".to_string(),
     }
 }
 
