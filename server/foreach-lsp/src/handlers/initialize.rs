@@ -78,6 +78,11 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             })),
             inlay_hint_provider: Some(OneOf::Left(true)),
+            code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: vec![super::code_lens::LIST_INSTANCES.to_string()],
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            }),
             document_symbol_provider: Some(OneOf::Left(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),
