@@ -44,7 +44,7 @@ pub(crate) fn instance_lenses(db: &dyn Db, ws: Workspace, file: FileId) -> Vec<I
     let mut by_range: BTreeMap<(u32, u32), Counts> = BTreeMap::new();
     for &root in &tree.roots {
         let Some(RootState::Bindings(bindings)) = states.get(tree.node(root).dir.path(db)) else { continue };
-        if !holds(&tree, root, |id| tree.node(id).dir == dir) {
+        if !nodes_under(&tree, root).into_iter().any(|id| tree.node(id).dir == dir) {
             continue;
         }
         let declared = declared_root(db, ws, &tree, root);
@@ -123,17 +123,16 @@ fn title(c: &Counts) -> String {
     parts.join(" · ")
 }
 
-/// Whether the tree under `root` has a node for which `matches` holds.
-fn holds(tree: &ModuleTree, root: NodeId, matches: impl Fn(NodeId) -> bool) -> bool {
+/// Every node of the tree under `root` (itself included).
+pub(crate) fn nodes_under(tree: &ModuleTree, root: NodeId) -> Vec<NodeId> {
+    let mut out = Vec::new();
     let mut stack = vec![root];
     while let Some(id) = stack.pop() {
-        if matches(id) {
-            return true;
-        }
+        out.push(id);
         stack.extend(tree.node(id).children.iter().filter_map(|c| match c.target {
             CallTarget::Node(child) => Some(child),
             _ => None,
         }));
     }
-    false
+    out
 }

@@ -35,6 +35,7 @@ mod references;
 mod rename;
 mod rename_key;
 mod rename_provider;
+mod resource_state;
 mod results;
 mod selection;
 mod semantic_tokens;
