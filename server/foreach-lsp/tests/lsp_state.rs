@@ -240,6 +240,33 @@ async fn a_code_lens_counts_what_differs_from_the_state_and_its_command_lists_it
     c.shutdown().await;
 }
 
+/// A client without code lenses gets the lens as an inlay hint at the end of the `for_each`; one with code lenses
+/// does not get it twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_code_lens_support_the_lens_is_an_inlay_hint() {
+    let config =
+        "resource \"aws_s3_bucket\" \"b\" {\n  for_each = toset([\"a\"])\n}\n\noutput \"o\" {\n  value = var.nope\n}\n";
+    let state = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+      {"mode": "managed", "type": "aws_s3_bucket", "name": "b", "instances": [
+        {"index_key": "z", "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}]}]}"#;
+    let ws = workspace(&[("main.tf", config), ("terraform.tfstate", state)]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 8, "character": 0}});
+    for (capabilities, expected) in [
+        (json!({}), json!([" 1 instance · 1 not in state · 1 would be destroyed"])),
+        (json!({"textDocument": {"codeLens": {}}}), json!([])),
+    ] {
+        let mut c = start_with(&root, capabilities, json!({})).await;
+        c.diagnostics_for(&main, |d| !d.is_empty()).await;
+        let hints = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": main}, "range": range})).await;
+        let labels: Vec<Value> =
+            hints.as_array().cloned().unwrap_or_default().iter().map(|h| h["label"].clone()).collect();
+        assert_eq!(json!(labels), expected, "{hints}");
+        c.shutdown().await;
+    }
+}
+
 /// Without a state, no lens.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_state_no_code_lens() {
