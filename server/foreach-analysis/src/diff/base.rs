@@ -120,10 +120,11 @@ impl Comparison<'_> {
         for (bidx, r) in bn.managed() {
             let cidx = if same_module { Some(bidx) } else { by_name.get(&(r.ty.as_str(), r.name.as_str())).copied() };
             let kb = bn.resource_keys(bidx, bi_inst);
-            let block = block_address(path, &format!("{}.{}", r.ty, r.name));
+            // Only named when its instances are not known: most blocks are compared without it.
+            let block = || block_address(path, &format!("{}.{}", r.ty, r.name));
             if let Keys::Unknown(why) = kb {
                 let location = cidx.map(|i| (Side::Current, cn.resource_location(i)));
-                self.unknown_set(block, why.clone(), location, Vec::new());
+                self.unknown_set(block(), why.clone(), location, Vec::new());
                 if let Some(c) = cidx {
                     seen_current[c] = true;
                 }
@@ -139,7 +140,7 @@ impl Comparison<'_> {
             if let Keys::Unknown(why) = kc {
                 let instances = kb.iter().map(|k| resource(path, &r.ty, &r.name, k)).collect();
                 let location = cidx.map(|i| (Side::Current, cn.resource_location(i)));
-                self.unknown_set(block, why.clone(), location, instances);
+                self.unknown_set(block(), why.clone(), location, instances);
                 continue;
             }
             let base_use = bn.providers[bidx].as_deref();

@@ -110,8 +110,7 @@ impl ProviderUse {
                     None => key,
                     Some(i) => &path.get(*i)?.1,
                 };
-                let label = instance_label(by);
-                let selected = keys.iter().find(|k| k.instance == label)?.key.as_ref()?;
+                let selected = keys.iter().find(|k| is_label_of(k.instance.as_deref(), by))?.key.as_ref()?;
                 Some(StateKey::Str(SmolStr::new(selected)))
             }
         };
@@ -119,12 +118,19 @@ impl ProviderUse {
     }
 }
 
-/// A block instance's key as `SelectedKey::instance` writes it (`providers/expand.rs`): `["eu"]`, `[0]`, none.
-fn instance_label(key: &Option<StateKey>) -> Option<String> {
-    key.as_ref().map(|k| match k {
-        StateKey::Str(s) => format!("[\"{s}\"]"),
-        StateKey::Int(i) => format!("[{i}]"),
-    })
+/// Whether `label` is how `SelectedKey::instance` writes the block instance key `key` (`providers/expand.rs`):
+/// `["eu"]`, `[0]`, none. Compared in place: this runs for every instance of every block.
+fn is_label_of(label: Option<&str>, key: &Option<StateKey>) -> bool {
+    match (label, key) {
+        (None, None) => true,
+        (Some(l), Some(StateKey::Str(s))) => {
+            l.strip_prefix("[\"").and_then(|l| l.strip_suffix("\"]")).is_some_and(|inner| inner == s.as_str())
+        }
+        (Some(l), Some(StateKey::Int(i))) => {
+            l.strip_prefix('[').and_then(|l| l.strip_suffix(']')).is_some_and(|inner| inner.parse::<i64>() == Ok(*i))
+        }
+        _ => false,
+    }
 }
 
 /// The instances of one provider configuration in the configuration.
@@ -272,5 +278,22 @@ fn split(config: &str) -> (String, Option<String>) {
     match config.split_once('.') {
         Some((n, a)) => (n.to_string(), Some(a.to_string())),
         None => (config.to_string(), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_match_the_keys_expand_writes() {
+        let s = |k: &str| Some(StateKey::Str(k.into()));
+        assert!(is_label_of(Some("[\"eu\"]"), &s("eu")));
+        assert!(!is_label_of(Some("[\"eu\"]"), &s("e")));
+        assert!(is_label_of(Some("[0]"), &Some(StateKey::Int(0))));
+        assert!(!is_label_of(Some("[0]"), &s("0")));
+        assert!(is_label_of(None, &None));
+        assert!(!is_label_of(None, &s("eu")));
+        assert!(!is_label_of(Some("[\"eu\"]"), &None));
     }
 }
