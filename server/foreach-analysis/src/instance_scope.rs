@@ -50,6 +50,10 @@ pub(crate) enum CallerArgs<'a> {
     /// under construction, arguments are evaluated on demand in the caller's scope (`None` for a root). Must give
     /// the same values as `Memoised`.
     Building { tree: &'a ModuleTree, parent_scope: Option<&'a ModuleScope> },
+    /// One instance of a repeated call (`module.a["x"]`, `instances/scopes.rs`): the arguments are evaluated in the
+    /// scope of the calling module instance with this instance's `each` or `count` (`ctx`), so that a value the
+    /// call passes from `each.value` is known in the child.
+    Keyed { node_of: &'a dyn Fn(NodeId) -> Option<Arc<TreeNode>>, parent_scope: &'a ModuleScope, ctx: EvalContext },
 }
 
 /// The context module call arguments are evaluated in: the call's `each`/`count` are not static, so they stay
@@ -70,7 +74,7 @@ pub(crate) fn instance_scope<'a>(
 ) -> ModuleScope {
     let module = module(db, node.dir);
     let node_of = |id: NodeId| match &caller {
-        CallerArgs::Memoised { node_of, .. } => node_of(id),
+        CallerArgs::Memoised { node_of, .. } | CallerArgs::Keyed { node_of, .. } => node_of(id),
         CallerArgs::Building { tree, .. } => tree.nodes.get(id.0 as usize).cloned(),
     };
     let root_dir = root_dir_of(node, node_of);
@@ -100,10 +104,16 @@ pub(crate) fn instance_scope<'a>(
                         })
                     })
                 }
-                CallerArgs::Building { parent_scope, .. } => {
+                CallerArgs::Building { .. } | CallerArgs::Keyed { .. } => {
                     let parent_node = node_of(parent);
                     let parent_module = parent_node.as_ref().map(|p| self::module(db, p.dir));
-                    let ctx = parent_node.as_ref().map(|p| call_argument_context(p, &call_name));
+                    let (parent_scope, ctx) = match &caller {
+                        CallerArgs::Keyed { parent_scope, ctx, .. } => (Some(*parent_scope), Some(ctx.clone())),
+                        CallerArgs::Building { parent_scope, .. } => {
+                            (*parent_scope, parent_node.as_ref().map(|p| call_argument_context(p, &call_name)))
+                        }
+                        CallerArgs::Memoised { .. } => (None, None),
+                    };
                     Box::new(move |name: &str| {
                         let call = parent_module.as_ref()?.module_call(&call_name)?;
                         let input = call.input(name)?;

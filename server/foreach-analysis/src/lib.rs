@@ -12,12 +12,14 @@
 pub mod checks;
 mod chunks;
 pub mod db;
+pub mod diff;
 pub mod fixes;
 pub mod host;
 pub mod init_settings;
 pub mod init_values;
 pub mod inspect;
 pub mod instance_scope;
+pub mod instances;
 pub mod migrate;
 pub mod model;
 pub mod module_eval;

@@ -17,6 +17,7 @@ use super::init_info::init_hover;
 use super::key_origin::key_origins;
 use super::provider_info::{expansion_markdown, key_list, module_instances, union_keys};
 use super::references::config_at;
+use super::resource_state::resource_hover;
 use super::results::HoverResult;
 use super::signature_help::function_hover;
 use super::state_info::bound_instances;
@@ -42,6 +43,12 @@ pub(crate) fn hover(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Hov
     // `local.k` in `aws.by_region[local.k]` is about the local, not the provider.
     let on_value = at.as_ref().is_some_and(|a| matches!(a.reference.root(), "var" | "local"));
     if !on_value && let Some(h) = provider_hover(db, ws, file, pos) {
+        return Some(h);
+    }
+    // A resource block's name: its instances in the state.
+    if at.is_none()
+        && let Some(h) = resource_hover(db, ws, file, pos)
+    {
         return Some(h);
     }
     if at.is_none()
@@ -305,6 +312,23 @@ mod tests {
         let text = "provider \"aws\" {\n  alias    = \"r\"\n  for_each = toset([\"us\"])\n}\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.r[local.$0k]\n}\nlocals {\n  k = \"us\"\n}\n";
         let md = check(text);
         assert!(md.contains("local.k") && md.contains("\"us\""), "{md}");
+    }
+
+    #[test]
+    fn a_resource_name_lists_its_instances_in_the_state_and_nothing_without_one() {
+        let text = "module \"m\" {\n  source   = \"./child\"\n  for_each = toset([\"x\"])\n}\n#- /child/main.tf\nresource \"aws_s3_bucket\" \"l$0ogs\" {\n  count = 1\n}\n";
+        let objects = [
+            ("module.m[\"x\"]", "aws_s3_bucket.logs", None, AWS),
+            ("module.m[\"y\"]", "aws_s3_bucket.logs", None, AWS),
+            ("", "aws_s3_bucket.logs", None, AWS),
+            ("module.m[\"x\"]", "aws_s3_bucket.other", None, AWS),
+        ];
+        let md = check_with_state(text, &objects);
+        assert_eq!(
+            md,
+            "```hcl\nresource \"aws_s3_bucket\" \"logs\"\n```\n\n2 instances in the state:\n- `module.m[\"x\"].aws_s3_bucket.logs`\n- `module.m[\"y\"].aws_s3_bucket.logs`\n"
+        );
+        assert!(!check(text).contains("in the state"), "no state, no state hover");
     }
 
     #[test]

@@ -24,6 +24,7 @@ mod hover;
 mod incremental;
 mod init_info;
 mod inlay_hints;
+mod instance_lens;
 mod key_completion;
 mod key_origin;
 mod migrate_action;
@@ -34,6 +35,7 @@ mod references;
 mod rename;
 mod rename_key;
 mod rename_provider;
+mod resource_state;
 mod results;
 mod selection;
 mod semantic_tokens;
@@ -63,6 +65,7 @@ pub use document_links::{DocumentLink, LinkTarget};
 pub use folding::{Fold, FoldKind};
 pub use highlight::Highlight;
 pub use inlay_hints::InlayHint;
+pub use instance_lens::InstanceLens;
 pub use migrate_action::Refactor;
 pub use rename::{RenameError, RootVariable};
 pub use results::{CompletionItem, CompletionKind, CompletionList, HoverResult, NavigationTarget};
@@ -153,6 +156,11 @@ impl Analysis {
     /// Evaluated instance keys after provider `for_each` expressions and after `provider = …[key]` references.
     pub fn inlay_hints(&self, file: FileId) -> Cancellable<Vec<InlayHint>> {
         self.with(|db, ws| inlay_hints::inlay_hints(db, ws, file))
+    }
+
+    /// Code lenses on the `for_each`/`count` lines whose instances differ from the state's (`instance_lens.rs`).
+    pub fn instance_lenses(&self, file: FileId) -> Cancellable<Vec<InstanceLens>> {
+        self.with(|db, ws| instance_lens::instance_lenses(db, ws, file))
     }
 
     /// Every use of the provider configuration under the cursor (and its block, with `include_declaration`).

@@ -10,6 +10,7 @@
 //! It sits on the analysis (and the IDE crate, for the project file's part in a rename) and must never depend on
 //! the language server or the binary: both call it.
 
+pub mod base;
 pub mod environments;
 pub mod project;
 mod project_errors;
@@ -33,7 +34,7 @@ use rayon::prelude::*;
 pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Directories never walked: tool caches and VCS metadata.
-const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
+pub(crate) const SKIPPED_DIRS: &[&str] = &[".terraform", ".terragrunt-cache", ".git"];
 
 /// One `--var` or `--var-file`, in the order given (OpenTofu applies them in order; later wins).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -488,6 +489,12 @@ fn read_text(path: &Path) -> Result<String, String> {
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read this file: {e}"))?;
+    text_of(bytes)
+}
+
+/// A file's bytes as configuration text, or why OpenTofu would not read them: binary (NUL bytes), git-crypt
+/// encrypted or not UTF-8.
+pub(crate) fn text_of(bytes: Vec<u8>) -> Result<String, String> {
     if bytes.starts_with(b"\0GITCRYPT\0") {
         return Err(foreach_analysis::diagnostics::GIT_CRYPT_ENCRYPTED.to_string());
     }

@@ -28,6 +28,9 @@ pub enum Command {
     Eval(EvalArgs),
     /// Print every provider configuration with its instances, and what each block uses, as JSON.
     Inspect(InspectArgs),
+    /// Which resource and module instances a change creates, destroys, moves or rebinds, by provider instance,
+    /// against the state or a base revision (`docs/diff.md`).
+    Diff(DiffArgs),
     /// Merge the aliased configurations of one provider in a module into one `for_each` provider, rewriting every
     /// reference (`docs/migrate.md`). Prints a unified diff; `--write` applies it.
     Migrate(MigrateArgs),
@@ -83,6 +86,48 @@ pub struct MigrateArgs {
     pub undo: bool,
     #[command(flatten)]
     pub vars: VarArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// A summary line, then each root's changes grouped by provider instance.
+    Human,
+    /// One JSON document (its schema: `docs/diff.md`).
+    Json,
+    /// A pull-request comment: a table per root, the instances in a collapsed list.
+    Markdown,
+    /// GitHub Actions annotations on the lines whose change destroys something.
+    Github,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DiffArgs {
+    /// Root module directories or files in them (default: the current directory).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Compare with the configuration at this git revision (`origin/main`, `HEAD~1`; read from the repository's
+    /// objects) or in this directory (another checkout, standing for the current directory) instead of the state.
+    #[arg(long, value_name = "REF|DIR")]
+    pub base: Option<String>,
+    #[command(flatten)]
+    pub vars: VarArgs,
+    /// Only this environment of the project file `foreach-ls.toml` (default: every environment it defines, each
+    /// root once per environment that applies to it).
+    #[arg(long = "env", value_name = "NAME")]
+    pub env: Option<String>,
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub format: DiffFormat,
+    /// Exit with status 1 when anything would be destroyed (a CI gate: "this change destroys nothing").
+    #[arg(long)]
+    pub deny_destroy: bool,
+    /// Skip paths matching this glob (repeatable), relative to the walked directory.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Never colour the output (colour is used only on a terminal anyway).
+    #[arg(long)]
+    pub no_color: bool,
+    #[command(flatten)]
+    pub state: StateArgs,
 }
 
 #[derive(Debug, Clone, Args)]

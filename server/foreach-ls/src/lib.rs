@@ -7,6 +7,7 @@
 pub mod args;
 pub mod changed;
 pub mod check;
+pub mod diff;
 pub mod eval;
 pub mod exit;
 pub mod fix;
@@ -57,6 +58,10 @@ where
         }
         args::Command::Eval(a) => eval::run(&a, &parsed.ordered_vars),
         args::Command::Inspect(a) => inspect::run(&a, &parsed.ordered_vars),
+        args::Command::Diff(a) => {
+            before_check();
+            diff::run(&a, &parsed.ordered_vars)
+        }
         args::Command::Migrate(a) => migrate::run(&a, &parsed.ordered_vars),
         args::Command::Fmt(a) => fmt::run(&a),
         args::Command::Serve => match foreach_lsp::serve_stdio() {

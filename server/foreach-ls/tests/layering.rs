@@ -234,6 +234,7 @@ const ANALYSIS_LAYERS: &[(&str, &[&str])] = &[
             "state::queries",
             "state::declared",
             "versions::reading",
+            "instances::*",
         ],
     ),
     (
@@ -257,7 +258,7 @@ const ANALYSIS_LAYERS: &[(&str, &[&str])] = &[
             "versions::checks",
         ],
     ),
-    ("the host and the commands", &["crate", "host", "inspect", "migrate::*"]),
+    ("the host and the commands", &["crate", "host", "inspect", "migrate::*", "diff::*"]),
 ];
 
 fn analysis_layer(module: &str) -> Option<usize> {

@@ -148,6 +148,14 @@ impl LanguageServer for Backend {
         handlers::document_link::run(&self.state, p).await
     }
 
+    async fn code_lens(&self, p: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        handlers::code_lens::run(&self.state, p).await
+    }
+
+    async fn execute_command(&self, p: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        handlers::code_lens::execute(&self.state, p).await
+    }
+
     async fn code_action(&self, p: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         handlers::code_action::run(&self.state, p).await
     }

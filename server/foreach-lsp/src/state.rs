@@ -102,6 +102,8 @@ pub struct ClientCaps {
     pub watch_files: bool,
     /// `completionItem.snippetSupport`: snippets only for clients that expand them.
     pub snippets: bool,
+    /// `textDocument.codeLens`: without it, the instance lenses are sent as inlay hints (`code_lens.rs`).
+    pub code_lens: bool,
     /// `workspace.configuration`: settings can be pulled per workspace folder (`pull_config.rs`).
     pub configuration: bool,
     /// `didChangeWatchedFiles.relativePatternSupport`: a watcher can be relative to any directory (`watch.rs`).

@@ -205,3 +205,80 @@ async fn selecting_another_workspace_loads_the_workspace_again() {
     c.diagnostics_for(&main, |d| d.is_empty()).await;
     c.shutdown().await;
 }
+
+/// Buckets `a` and `c` declared, `a` and `b` in the state: the `for_each` line gets a code lens with the counts, and
+/// its command lists the instances in a message. A block whose instances match the state gets none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_lens_counts_what_differs_from_the_state_and_its_command_lists_it() {
+    let config = "resource \"aws_s3_bucket\" \"b\" {\n  for_each = toset([\"a\", \"c\"])\n}\n\n\
+                  resource \"aws_s3_bucket\" \"same\" {\n  count = 1\n}\n\noutput \"o\" {\n  value = var.nope\n}\n";
+    let state = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+      {"mode": "managed", "type": "aws_s3_bucket", "name": "b", "instances": [
+        {"index_key": "a", "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"},
+        {"index_key": "b", "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}]},
+      {"mode": "managed", "type": "aws_s3_bucket", "name": "same", "instances": [
+        {"index_key": 0, "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}]}]}"#;
+    let ws = workspace(&[("main.tf", config), ("terraform.tfstate", state)]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = start(&root, json!({})).await;
+    // The undeclared variable's finding: the workspace is loaded.
+    c.diagnostics_for(&main, |d| !d.is_empty()).await;
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main}})).await;
+    let lenses = lenses.as_array().cloned().unwrap_or_default();
+    assert_eq!(lenses.len(), 1, "{lenses:?}");
+    assert_eq!(lenses[0]["range"]["start"], json!({"line": 1, "character": 2}));
+    let command = &lenses[0]["command"];
+    assert_eq!(command["title"], "2 instances · 1 not in state · 1 would be destroyed", "{command}");
+    assert_eq!(command["command"], "foreach-ls.listInstances");
+    c.request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}))
+        .await;
+    let shown = c.wait_for(|m| m["method"] == "window/showMessage").await;
+    let message = shown["params"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("would be destroyed: aws_s3_bucket.b[\"b\"]"), "{message}");
+    assert!(message.contains("not in state: aws_s3_bucket.b[\"c\"]"), "{message}");
+    c.shutdown().await;
+}
+
+/// A client without code lenses gets the lens as an inlay hint at the end of the `for_each`; one with code lenses
+/// does not get it twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_code_lens_support_the_lens_is_an_inlay_hint() {
+    let config =
+        "resource \"aws_s3_bucket\" \"b\" {\n  for_each = toset([\"a\"])\n}\n\noutput \"o\" {\n  value = var.nope\n}\n";
+    let state = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+      {"mode": "managed", "type": "aws_s3_bucket", "name": "b", "instances": [
+        {"index_key": "z", "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}]}]}"#;
+    let ws = workspace(&[("main.tf", config), ("terraform.tfstate", state)]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 8, "character": 0}});
+    for (capabilities, expected) in [
+        (json!({}), json!([" 1 instance · 1 not in state · 1 would be destroyed"])),
+        (json!({"textDocument": {"codeLens": {}}}), json!([])),
+    ] {
+        let mut c = start_with(&root, capabilities, json!({})).await;
+        c.diagnostics_for(&main, |d| !d.is_empty()).await;
+        let hints = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": main}, "range": range})).await;
+        let labels: Vec<Value> =
+            hints.as_array().cloned().unwrap_or_default().iter().map(|h| h["label"].clone()).collect();
+        assert_eq!(json!(labels), expected, "{hints}");
+        c.shutdown().await;
+    }
+}
+
+/// Without a state, no lens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_state_no_code_lens() {
+    let config =
+        "resource \"aws_s3_bucket\" \"b\" {\n  for_each = toset([\"a\"])\n}\n\noutput \"o\" {\n  value = var.nope\n}\n";
+    let ws = workspace(&[("main.tf", config)]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = start(&root, json!({})).await;
+    // The undeclared variable's finding: the workspace is loaded.
+    c.diagnostics_for(&main, |d| !d.is_empty()).await;
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main}})).await;
+    assert_eq!(lenses, json!([]), "{lenses}");
+    c.shutdown().await;
+}

@@ -31,6 +31,9 @@ pub struct Resolution {
     pub via: Vec<String>,
     /// The instance keys selected, per instance of the selecting block, where known.
     pub keys: Vec<SelectedKey>,
+    /// Which block selected `keys`: `None` for the block itself, `Some(i)` for the module call at step `i` of the
+    /// module path (its `providers` map), whose instance keys `keys` are then by.
+    pub keys_from: Option<usize>,
 }
 
 /// Resolves `name.alias` as seen from `node`, starting with the keys selected at the reference (if any).
@@ -48,6 +51,7 @@ pub fn resolve(
     let mut name = name.to_string();
     let mut alias = alias.map(str::to_string);
     let mut keys = keys;
+    let mut keys_from = None;
     let mut via = Vec::new();
     // Bounded by the tree depth: each step goes to the parent.
     loop {
@@ -58,15 +62,15 @@ pub fn resolve(
             None => name.clone(),
         };
         if m.providers.iter().any(|p| p.name == name && p.alias_name() == alias) {
-            return Resolution { declared_in: current, config: address, declared: true, via, keys };
+            return Resolution { declared_in: current, config: address, declared: true, via, keys, keys_from };
         }
         let Some(parent) = n.parent else {
-            return Resolution { declared_in: current, config: address, declared: false, via, keys };
+            return Resolution { declared_in: current, config: address, declared: false, via, keys, keys_from };
         };
         let pm = module(db, tree.node(parent).dir);
         let call_name = n.call_path.last().cloned().unwrap_or_default();
         let Some((call_index, call)) = pm.module_calls.iter().enumerate().find(|(_, c)| c.name == call_name) else {
-            return Resolution { declared_in: current, config: address, declared: false, via, keys };
+            return Resolution { declared_in: current, config: address, declared: false, via, keys, keys_from };
         };
         via.push(format!("module.{call_name}"));
         if call.providers.is_some() {
@@ -85,16 +89,19 @@ pub fn resolve(
                     alias = a2;
                     if !u.keys.is_empty() {
                         keys = u.keys.clone();
+                        keys_from = Some(n.call_path.len() - 1);
                     }
                     current = parent;
                 }
                 // A `providers` map turns inheritance off: an unlisted configuration is an implied empty one.
-                None => return Resolution { declared_in: current, config: address, declared: false, via, keys },
+                None => {
+                    return Resolution { declared_in: current, config: address, declared: false, via, keys, keys_from };
+                }
             }
         } else if alias.is_none() {
             current = parent;
         } else {
-            return Resolution { declared_in: current, config: address, declared: false, via, keys };
+            return Resolution { declared_in: current, config: address, declared: false, via, keys, keys_from };
         }
     }
 }

@@ -47,6 +47,7 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
             .and_then(|i| i.snippet_support)
             .unwrap_or(false),
         configuration: caps.workspace.as_ref().and_then(|w| w.configuration).unwrap_or(false),
+        code_lens: caps.text_document.as_ref().is_some_and(|t| t.code_lens.is_some()),
     };
     *state.caps.write().unwrap_or_else(|e| e.into_inner()) = client;
     let pull = client.pull_diagnostics && state.config().pull_diagnostics;
@@ -78,6 +79,11 @@ pub async fn run(state: &Arc<State>, params: InitializeParams) -> Result<Initial
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             })),
             inlay_hint_provider: Some(OneOf::Left(true)),
+            code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: vec![super::code_lens::LIST_INSTANCES.to_string()],
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            }),
             document_symbol_provider: Some(OneOf::Left(true)),
             document_formatting_provider: Some(OneOf::Left(true)),
             document_range_formatting_provider: Some(OneOf::Left(true)),

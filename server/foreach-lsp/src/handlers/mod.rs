@@ -1,6 +1,7 @@
 //! One file per LSP method. Each handler converts in, asks the analysis once on a snapshot, and converts out.
 
 pub mod code_action;
+pub mod code_lens;
 pub mod completion;
 pub mod definition;
 pub mod diagnostic;

@@ -1,0 +1,151 @@
+//! What `diff` reports of one root module (plain data): each instance the change affects ([`Change`]), and each
+//! block whose instances are not known statically ([`UnknownSet`]).
+
+use std::sync::Arc;
+
+use crate::base::FileRange;
+use crate::instances::moves::InstanceAddress;
+use crate::instances::providers::ProviderInstance;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Action {
+    Destroy,
+    Create,
+    Move,
+    Rebind,
+}
+
+impl Action {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Destroy => "destroy",
+            Action::Create => "create",
+            Action::Move => "move",
+            Action::Rebind => "rebind",
+        }
+    }
+}
+
+/// Which configuration a location is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    Current,
+    Base,
+}
+
+/// One instance the change affects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    pub action: Action,
+    /// A resource instance, or a module instance (`resource: None`): where it is before the change.
+    pub address: InstanceAddress,
+    /// A move's new address.
+    pub to: Option<InstanceAddress>,
+    /// The provider instance it works through: the one it was created through (destroy, rebind), the one it will
+    /// use (create, move). `None` when not known (or a module instance without a `providers` map).
+    pub provider: Option<ProviderInstance>,
+    /// A rebind's new provider instance (and a move's, when it changes).
+    pub new_provider: Option<ProviderInstance>,
+    /// Where its instances are decided (`for_each`, `count`, the block's name), on the side that has it.
+    pub location: Option<(Side, FileRange)>,
+    /// A destroy whose provider instance is gone too: the removal trap; `tofu plan` fails until it is destroyed.
+    pub blocking: bool,
+    /// A module instance's resource instances, destroyed or created with it (in address order).
+    pub inside: Vec<InstanceAddress>,
+    /// The `moved` block that carries a move.
+    pub moved_by: Option<FileRange>,
+}
+
+impl Change {
+    pub(super) fn new(action: Action, address: InstanceAddress) -> Change {
+        Change {
+            action,
+            address,
+            to: None,
+            provider: None,
+            new_provider: None,
+            location: None,
+            blocking: false,
+            inside: Vec::new(),
+            moved_by: None,
+        }
+    }
+}
+
+/// A block whose instances are not known statically on one side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownSet {
+    /// The block: `module.a["x"].aws_s3_bucket.b`, or a module call `module.a["x"].module.b`.
+    pub address: String,
+    pub why: Arc<str>,
+    pub location: Option<(Side, FileRange)>,
+    /// Instances on the other side (base or state) whose fate is therefore not known.
+    pub instances: Vec<InstanceAddress>,
+}
+
+/// What the change does to one root module.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RootDiff {
+    pub changes: Vec<Change>,
+    pub unknown: Vec<UnknownSet>,
+}
+
+impl RootDiff {
+    pub fn count(&self, action: Action) -> usize {
+        self.changes.iter().filter(|c| c.action == action).count()
+    }
+
+    /// Changes in a stable order: by provider instance, then action, then address.
+    pub(super) fn sort(&mut self) {
+        self.changes.sort_by(|a, b| {
+            (&a.provider, a.action, &a.address, &a.to).cmp(&(&b.provider, b.action, &b.address, &b.to))
+        });
+        for c in &mut self.changes {
+            c.inside.sort();
+        }
+        self.unknown.sort_by(|a, b| (&a.address, &a.why).cmp(&(&b.address, &b.why)));
+        self.unknown.dedup_by(|a, b| {
+            if a.address == b.address && a.why == b.why {
+                b.instances.append(&mut a.instances);
+                true
+            } else {
+                false
+            }
+        });
+        for u in &mut self.unknown {
+            u.instances.sort();
+            u.instances.dedup();
+        }
+    }
+}
+
+/// `module.a["x"].aws_s3_bucket.b`, without the resource's key.
+pub(super) fn block_address(module: &[crate::state::ModuleStep], what: &str) -> String {
+    let path = InstanceAddress { module: module.to_vec(), resource: None }.to_string();
+    if path.is_empty() { what.to_string() } else { format!("{path}.{what}") }
+}
+
+/// The provider instances of the resource instances inside a module instance created with them, to group it under
+/// theirs when its call names none (a module that inherits its provider).
+#[derive(Default)]
+pub(super) struct InsideProviders(
+    std::collections::HashMap<Vec<crate::state::ModuleStep>, Vec<Option<ProviderInstance>>>,
+);
+
+impl InsideProviders {
+    pub(super) fn note(&mut self, module: &[crate::state::ModuleStep], provider: Option<ProviderInstance>) {
+        self.0.entry(module.to_vec()).or_default().push(provider);
+    }
+
+    /// Sets the change's provider instance, when it has none, to the one every resource instance inside it uses.
+    pub(super) fn settle(&self, c: &mut Change) {
+        if c.provider.is_some() {
+            return;
+        }
+        let Some(all) = self.0.get(&c.address.module) else { return };
+        let Some(Some(first)) = all.first() else { return };
+        if all.iter().all(|p| p.as_ref().is_some_and(|p| p.same(first))) {
+            c.provider = Some(first.clone());
+        }
+    }
+}

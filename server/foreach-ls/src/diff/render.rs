@@ -1,0 +1,460 @@
+//! The output formats of `diff`: a human summary and the changes grouped by provider instance, JSON (the schema in
+//! `docs/diff.md`), a Markdown pull-request comment and GitHub workflow annotations.
+
+use std::collections::BTreeMap;
+
+use foreach_analysis::base::FileRange;
+use foreach_analysis::diff::{Action, Change, Side, UnknownSet};
+use foreach_analysis::instances::moves::InstanceAddress;
+use foreach_analysis::instances::providers::ProviderInstance;
+use serde_json::{Value, json};
+
+use super::report::{Against, Report, RootReport};
+use crate::report::Locator;
+
+/// How many instances inside a module instance, or of an unknown set, the text formats list.
+const LISTED: usize = 10;
+
+/// A location as the formats print it.
+struct At {
+    path: String,
+    line: u32,
+    column: u32,
+    side: Side,
+}
+
+impl At {
+    fn short(&self) -> String {
+        match self.side {
+            Side::Current => format!("{}:{}", self.path, self.line),
+            Side::Base => format!("{}:{} (base)", self.path, self.line),
+        }
+    }
+}
+
+/// Locations of both sides.
+struct Locate<'a> {
+    current: Locator<'a>,
+    base: Locator<'a>,
+}
+
+impl<'a> Locate<'a> {
+    fn new(report: &'a Report) -> Locate<'a> {
+        Locate {
+            current: Locator::new(&report.current_files, &report.cwd),
+            base: Locator::new(&report.base_files, &report.cwd),
+        }
+    }
+
+    fn at(&mut self, location: Option<(Side, FileRange)>) -> Option<At> {
+        let (side, range) = location?;
+        let locator = match side {
+            Side::Current => &mut self.current,
+            Side::Base => &mut self.base,
+        };
+        let span = locator.span(range);
+        Some(At { path: span.path, line: span.start.line, column: span.start.column, side })
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+}
+
+/// `2 roots · 3 destroy · 1 create · 4 move · 0 rebind · 1 unknown`.
+fn summary(report: &Report) -> String {
+    let roots = report.roots.iter().filter(|r| r.compared).map(|r| &r.root).collect::<std::collections::BTreeSet<_>>();
+    let mut parts = vec![plural(roots.len(), "root")];
+    for a in [Action::Destroy, Action::Create, Action::Move, Action::Rebind] {
+        parts.push(format!("{} {}", report.count(a), a.as_str()));
+    }
+    parts.push(format!("{} unknown", report.unknown()));
+    let blocking = report.blocking();
+    if blocking > 0 {
+        parts.push(format!("{blocking} blocking"));
+    }
+    parts.join(" · ")
+}
+
+fn against(report: &Report) -> String {
+    match &report.against {
+        Against::State => "against the state".to_string(),
+        Against::Revision { spec, commit } => format!("against {spec} ({})", &commit[..commit.len().min(12)]),
+        Against::Dir(dir) => format!("against the checkout {dir}"),
+    }
+}
+
+fn root_title(r: &RootReport) -> String {
+    match &r.environment {
+        Some(env) => format!("{} (environment {env})", r.root),
+        None => r.root.clone(),
+    }
+}
+
+/// `aws.by_region["eu-west-1"] (region eu-west-1)`, or why there is none.
+fn provider_title(r: &RootReport, p: &Option<ProviderInstance>) -> String {
+    match p {
+        Some(p) => {
+            let name = p.name();
+            match r.regions.get(&name) {
+                Some(region) => format!("{name} (region {region})"),
+                None => name,
+            }
+        }
+        None => "provider instance not known statically (or several)".to_string(),
+    }
+}
+
+/// `tofu apply -destroy -target='A'`, single-quoted for the shell.
+fn destroy_command(address: &InstanceAddress) -> String {
+    format!("tofu apply -destroy -target='{}'", address.to_string().replace('\'', r"'\''"))
+}
+
+/// The changes of a root grouped by provider instance, in order.
+fn groups(r: &RootReport) -> BTreeMap<&Option<ProviderInstance>, Vec<&Change>> {
+    let mut out: BTreeMap<&Option<ProviderInstance>, Vec<&Change>> = BTreeMap::new();
+    for c in &r.diff.changes {
+        out.entry(&c.provider).or_default().push(c);
+    }
+    out
+}
+
+fn kind(c: &Change) -> &'static str {
+    if c.address.resource.is_some() { "resource" } else { "module" }
+}
+
+/// One change in a line: `destroy  module.site["eu"] (and its 3 resource instances)`.
+fn describe(c: &Change) -> String {
+    let mut out = c.address.to_string();
+    if let Some(to) = &c.to {
+        out.push_str(&format!(" → {to}"));
+    }
+    if c.address.resource.is_none() && c.action != Action::Move {
+        out.push_str(&format!(" (and {} inside it)", plural(c.inside.len(), "resource instance")));
+    }
+    if let Some(p) = &c.new_provider {
+        let from = c.provider.as_ref().map(ProviderInstance::name).unwrap_or_else(|| "?".into());
+        out.push_str(&format!(" ({from} → {})", p.name()));
+    }
+    out
+}
+
+pub fn human(report: &Report, color: bool) -> String {
+    let paint = |code: &str, text: &str| if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() };
+    let mut locate = Locate::new(report);
+    let mut out = format!("foreach-ls diff: {} ({})\n", summary(report), against(report));
+    for r in &report.roots {
+        out.push('\n');
+        if !r.compared {
+            out.push_str(&format!("{}: no state, not compared\n", root_title(r)));
+            continue;
+        }
+        if r.diff.changes.is_empty() && r.diff.unknown.is_empty() {
+            out.push_str(&format!("{}: no change\n", root_title(r)));
+            continue;
+        }
+        out.push_str(&format!("{}:\n", paint("1", &root_title(r))));
+        for (provider, changes) in groups(r) {
+            out.push_str(&format!("  {}\n", provider_title(r, provider)));
+            for c in changes {
+                let action = match c.action {
+                    Action::Destroy => paint("31", "destroy"),
+                    Action::Create => paint("32", "create "),
+                    Action::Move => paint("36", "move   "),
+                    Action::Rebind => paint("33", "rebind "),
+                };
+                let mut line = format!("    {action}  {}", describe(c));
+                if let Some(at) = locate.at(c.location) {
+                    line.push_str(&format!("  {}", at.short()));
+                }
+                if let Some(at) = locate.at(c.moved_by.map(|l| (Side::Current, l))) {
+                    line.push_str(&format!("  (moved block {})", at.short()));
+                }
+                if c.blocking {
+                    line.push_str(&format!("  {}", paint("1;31", "BLOCKING")));
+                }
+                out.push_str(&line);
+                out.push('\n');
+                for a in c.inside.iter().take(LISTED) {
+                    out.push_str(&format!("               {a}\n"));
+                }
+                if c.inside.len() > LISTED {
+                    out.push_str(&format!("               and {} more\n", c.inside.len() - LISTED));
+                }
+                if c.blocking {
+                    out.push_str(&format!(
+                        "             its provider instance is gone too, so `tofu plan` fails; first, with the provider \
+                         instance still there: {}\n",
+                        destroy_command(&c.address)
+                    ));
+                }
+            }
+        }
+        for u in &r.diff.unknown {
+            let mut line = format!("  {}  {}: {}", paint("35", "unknown"), u.address, u.why);
+            if let Some(at) = locate.at(u.location) {
+                line.push_str(&format!("  {}", at.short()));
+            }
+            out.push_str(&line);
+            out.push('\n');
+            if !u.instances.is_empty() {
+                let listed: Vec<String> = u.instances.iter().take(LISTED).map(|a| a.to_string()).collect();
+                let more = if u.instances.len() > LISTED {
+                    format!(", and {} more", u.instances.len() - LISTED)
+                } else {
+                    String::new()
+                };
+                out.push_str(&format!(
+                    "             whether these are kept is not known: {}{more}\n",
+                    listed.join(", ")
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn location_json(at: Option<At>) -> Value {
+    match at {
+        Some(at) => json!({
+            "file": at.path,
+            "line": at.line,
+            "column": at.column,
+            "side": match at.side { Side::Current => "current", Side::Base => "base" },
+        }),
+        None => Value::Null,
+    }
+}
+
+fn provider_json(r: &RootReport, p: &Option<ProviderInstance>) -> Value {
+    match p {
+        Some(p) => {
+            let name = p.name();
+            let mut source = p.config.ty.clone();
+            if source.matches('/').count() == 1 {
+                source = format!("registry.opentofu.org/{source}");
+            }
+            let mut address: String = p.config.module.iter().map(|m| format!("module.{m}.")).collect();
+            address.push_str(&format!("provider[{}]", foreach_syntax::quote(&source)));
+            if let Some(a) = &p.config.alias {
+                address.push_str(&format!(".{a}"));
+            }
+            if let Some(k) = &p.key {
+                address.push_str(&k.bracketed());
+            }
+            json!({"name": name, "address": address, "region": r.regions.get(&p.name())})
+        }
+        None => Value::Null,
+    }
+}
+
+fn change_json(r: &RootReport, c: &Change, locate: &mut Locate<'_>) -> Value {
+    json!({
+        "action": c.action.as_str(),
+        "kind": kind(c),
+        "address": c.address.to_string(),
+        "to": c.to.as_ref().map(|a| a.to_string()),
+        "provider": provider_json(r, &c.provider),
+        "new_provider": provider_json(r, &c.new_provider),
+        "blocking": c.blocking,
+        "destroy_command": c.blocking.then(|| destroy_command(&c.address)),
+        "location": location_json(locate.at(c.location)),
+        "moved_by": location_json(locate.at(c.moved_by.map(|l| (Side::Current, l)))),
+        "inside": c.inside.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+fn unknown_json(u: &UnknownSet, locate: &mut Locate<'_>) -> Value {
+    json!({
+        "address": u.address,
+        "why": &*u.why,
+        "location": location_json(locate.at(u.location)),
+        "instances": u.instances.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+fn counts_json(changes: &[Change], unknown: usize) -> Value {
+    let n = |a: Action| changes.iter().filter(|c| c.action == a).count();
+    json!({
+        "destroy": n(Action::Destroy),
+        "create": n(Action::Create),
+        "move": n(Action::Move),
+        "rebind": n(Action::Rebind),
+        "unknown": unknown,
+        "blocking": changes.iter().filter(|c| c.blocking).count(),
+    })
+}
+
+pub fn json(report: &Report) -> String {
+    let mut locate = Locate::new(report);
+    let roots: Vec<Value> = report
+        .roots
+        .iter()
+        .map(|r| {
+            let providers: Vec<Value> = groups(r)
+                .into_iter()
+                .map(|(p, changes)| {
+                    json!({
+                        "provider": provider_json(r, p),
+                        "changes": changes.into_iter().map(|c| change_json(r, c, &mut locate)).collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            json!({
+                "root": r.root,
+                "environment": r.environment,
+                "compared": r.compared,
+                "summary": counts_json(&r.diff.changes, r.diff.unknown.len()),
+                "providers": providers,
+                "unknown": r.diff.unknown.iter().map(|u| unknown_json(u, &mut locate)).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let (kind, base) = match &report.against {
+        Against::State => ("state", Value::Null),
+        Against::Revision { spec, commit } => ("base", json!({"ref": spec, "commit": commit})),
+        Against::Dir(dir) => ("base", json!({"dir": dir})),
+    };
+    let all: Vec<Change> = report.roots.iter().flat_map(|r| r.diff.changes.iter().cloned()).collect();
+    let mut summary = counts_json(&all, report.unknown());
+    summary["roots"] = json!(
+        report.roots.iter().filter(|r| r.compared).map(|r| &r.root).collect::<std::collections::BTreeSet<_>>().len()
+    );
+    let doc = json!({
+        "version": 1,
+        "against": kind,
+        "base": base,
+        "summary": summary,
+        "roots": roots,
+    });
+    format!("{}\n", serde_json::to_string_pretty(&doc).unwrap_or_default())
+}
+
+/// Markdown for a pull-request comment: the summary, a table per root (one row per provider instance), and every
+/// instance in a collapsed list.
+pub fn markdown(report: &Report) -> String {
+    let mut locate = Locate::new(report);
+    let mut out = format!("### foreach-ls diff: {}\n\n{}.\n", summary(report), capitalise(&against(report)));
+    for r in report.roots.iter().filter(|r| r.compared) {
+        out.push_str(&format!(
+            "\n#### `{}`{}\n\n",
+            r.root,
+            r.environment.as_ref().map(|e| format!(" ({e})")).unwrap_or_default()
+        ));
+        if r.diff.changes.is_empty() && r.diff.unknown.is_empty() {
+            out.push_str("No change.\n");
+            continue;
+        }
+        if !r.diff.changes.is_empty() {
+            out.push_str(
+                "| provider instance | destroy | create | move | rebind |\n| --- | ---: | ---: | ---: | ---: |\n",
+            );
+            for (p, changes) in groups(r) {
+                let n = |a: Action| changes.iter().filter(|c| c.action == a).count();
+                let blocking = changes.iter().any(|c| c.blocking);
+                let destroy = match (n(Action::Destroy), blocking) {
+                    (d, true) => format!("**{d}** (blocking)"),
+                    (d, false) => d.to_string(),
+                };
+                out.push_str(&format!(
+                    "| `{}` | {destroy} | {} | {} | {} |\n",
+                    provider_title(r, p).replace('|', "\\|"),
+                    n(Action::Create),
+                    n(Action::Move),
+                    n(Action::Rebind)
+                ));
+            }
+        }
+        let blocking: Vec<&Change> = r.diff.changes.iter().filter(|c| c.blocking).collect();
+        if !blocking.is_empty() {
+            out.push_str(
+                "\n> [!CAUTION]\n> The provider instance of these destroys is gone too, so `tofu plan` fails. \
+                          Destroy them first, with the provider instance still in the configuration:\n",
+            );
+            for c in blocking {
+                out.push_str(&format!("> `{}`\n", destroy_command(&c.address)));
+            }
+        }
+        out.push_str(&format!(
+            "\n<details><summary>{}</summary>\n\n",
+            plural(r.diff.changes.len() + r.diff.unknown.len(), "instance change")
+        ));
+        for c in &r.diff.changes {
+            let at = locate.at(c.location).map(|a| format!(" ({})", a.short())).unwrap_or_default();
+            out.push_str(&format!("- **{}** `{}`{at}\n", c.action.as_str(), describe(c)));
+            for a in c.inside.iter().take(LISTED) {
+                out.push_str(&format!("  - `{a}`\n"));
+            }
+            if c.inside.len() > LISTED {
+                out.push_str(&format!("  - and {} more\n", c.inside.len() - LISTED));
+            }
+        }
+        for u in &r.diff.unknown {
+            out.push_str(&format!("- **unknown** `{}`: {}\n", u.address, u.why));
+        }
+        out.push_str("\n</details>\n");
+    }
+    out
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// GitHub workflow commands: an annotation on the line that decides each destroyed instance (an error when it
+/// blocks or `--deny-destroy` is given, else a warning), a notice for each unknown set, and the summary.
+pub fn github(report: &Report) -> String {
+    let mut locate = Locate::new(report);
+    let mut out = String::new();
+    for r in &report.roots {
+        for c in r.diff.changes.iter().filter(|c| c.action == Action::Destroy) {
+            let level = if c.blocking || report.deny_destroy { "error" } else { "warning" };
+            let through = c.provider.as_ref().map(|p| format!(" through {}", p.name())).unwrap_or_default();
+            let mut message = format!("{}: destroys {}{through}", r.root, describe(c));
+            if c.blocking {
+                message.push_str(&format!(
+                    "; its provider instance is gone too, so `tofu plan` fails: first run {}",
+                    destroy_command(&c.address)
+                ));
+            }
+            out.push_str(&command(level, locate.at(c.location), &message));
+        }
+        for u in &r.diff.unknown {
+            let message = format!("{}: the instances of {} are not known: {}", r.root, u.address, u.why);
+            out.push_str(&command("notice", locate.at(u.location), &message));
+        }
+    }
+    out.push_str(&format!(
+        "::notice title=foreach-ls diff::{}\n",
+        escape(&format!("{} ({})", summary(report), against(report)))
+    ));
+    out
+}
+
+fn command(level: &str, at: Option<At>, message: &str) -> String {
+    match at {
+        // A location on the base side has no line in the checked-out files.
+        Some(at) if at.side == Side::Current => format!(
+            "::{level} file={},line={},col={},title=foreach-ls diff::{}\n",
+            escape_property(&at.path),
+            at.line,
+            at.column,
+            escape(message)
+        ),
+        _ => format!("::{level} title=foreach-ls diff::{}\n", escape(message)),
+    }
+}
+
+/// GitHub's escaping of a workflow command's message.
+fn escape(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// GitHub's escaping of a workflow command's property value.
+fn escape_property(s: &str) -> String {
+    escape(s).replace(':', "%3A").replace(',', "%2C")
+}

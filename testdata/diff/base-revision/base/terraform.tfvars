@@ -1,0 +1,4 @@
+regions = {
+  eu = "eu-west-1"
+  us = "us-east-1"
+}

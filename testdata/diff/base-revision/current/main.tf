@@ -1,0 +1,40 @@
+variable "regions" {
+  type = map(string)
+}
+
+provider "aws" {
+  alias    = "by_region"
+  for_each = var.regions
+  region   = each.value
+}
+
+resource "aws_vpc" "this" {
+  for_each = var.regions
+  #          ^^^^^^^^^^^ warning[too-similar-for-each]
+  provider = aws.by_region[each.key]
+}
+
+module "site" {
+  source   = "./site"
+  for_each = var.regions
+  #          ^^^^^^^^^^^ warning[too-similar-for-each]
+  providers = {
+    aws = aws.by_region[each.key]
+  }
+}
+
+resource "aws_s3_bucket" "b" {
+}
+
+moved {
+  from = aws_s3_bucket.a
+  to   = aws_s3_bucket.b
+}
+
+data "aws_s3_objects" "inventory" {
+  bucket = "inventory"
+}
+
+resource "aws_s3_bucket" "inventory" {
+  for_each = toset(data.aws_s3_objects.inventory.keys)
+}

@@ -1,0 +1,4 @@
+regions = {
+  us = "us-east-1"
+  ap = "ap-south-1"
+}

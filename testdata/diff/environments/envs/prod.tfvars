@@ -1,0 +1,1 @@
+regions = ["eu-west-1", "us-east-1"]

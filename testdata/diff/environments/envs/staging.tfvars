@@ -1,0 +1,1 @@
+regions = ["us-east-1"]

@@ -1,0 +1,6 @@
+resource "aws_vpc" "v" {
+}
+
+resource "aws_subnet" "s" {
+  count = 2
+}
