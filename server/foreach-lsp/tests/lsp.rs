@@ -584,3 +584,44 @@ async fn a_file_outside_the_workspace_folders_is_checked_with_its_siblings() {
     assert_eq!(codes(&diags), ["undefined-reference"], "only `var.team` is undeclared: {diags:?}");
     assert!(diags[0]["message"].as_str().unwrap().contains("team"), "{diags:?}");
 }
+
+/// A client that writes `+` in a path as is (the server would write `%2B`) gets every publication and answer about
+/// the documents it opened under the URI it used, not another spelling it would take for another file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documents_keep_the_uri_the_client_wrote() {
+    let main = "locals {\n  a = local.b\n  c = local.nope\n}\n";
+    let other = "locals {\n  b = 1\n}\n";
+    let dir = workspace(&[("c++/main.tf", main), ("c++/other.tf", other)]);
+    let root = canonical(&dir);
+    let as_written = |name: &str| format!("file://{}", root.join("c++").join(name).display());
+    let (main_uri, other_uri) = (as_written("main.tf"), as_written("other.tf"));
+    assert_ne!(main_uri, uri(&root.join("c++/main.tf")), "the server spells it differently");
+    let mut c = TestClient::start();
+    c.initialize(Some(&root), json!({})).await;
+    c.open(&other_uri, other).await;
+    c.open(&main_uri, main).await;
+    let diags = c.diagnostics_for(&main_uri, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["undefined-reference"], "{diags:?}");
+    let at = json!({"textDocument": {"uri": main_uri}, "position": {"line": 1, "character": 13}});
+    let def = c.request("textDocument/definition", at).await;
+    assert_eq!(def[0]["uri"], other_uri.as_str(), "{def}");
+    let refs = c
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": other_uri}, "position": {"line": 1, "character": 2},
+                   "context": {"includeDeclaration": true}}),
+        )
+        .await;
+    let mut ref_uris: Vec<&str> = refs.as_array().unwrap().iter().map(|r| r["uri"].as_str().unwrap()).collect();
+    ref_uris.sort();
+    assert_eq!(ref_uris, [main_uri.as_str(), other_uri.as_str()], "{refs}");
+    // Fixed in the editor: cleared under the same URI.
+    c.notify("textDocument/didChange", change(1, &main_uri, Some([2, 12, 2, 16]), "b")).await;
+    c.diagnostics_for(&main_uri, <[Value]>::is_empty).await;
+    let other_spelling = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"].as_str().is_some_and(|u| u.contains("%2B"))
+    });
+    assert!(other_spelling.is_empty(), "published under the server's spelling: {other_spelling:?}");
+    c.shutdown().await;
+}

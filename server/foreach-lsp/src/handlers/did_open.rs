@@ -15,6 +15,9 @@ pub async fn run(state: &Arc<State>, p: DidOpenTextDocumentParams) {
     state.docs.open(doc.uri.clone(), &doc.text, doc.version);
     let uri = doc.uri;
     let path = uri_to_path(&uri);
+    if let Some(path) = &path {
+        state.uris.remember(path.clone(), &uri);
+    }
     state
         .apply(move |state, host| {
             let open: Vec<String> = state.docs.uris().iter().filter_map(uri_to_path).collect();
