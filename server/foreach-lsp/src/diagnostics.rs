@@ -59,6 +59,10 @@ pub async fn run(state: Arc<State>) {
 /// Computes and sends; false when a newer change cancelled the computation (that change has scheduled another
 /// round).
 async fn publish_once(state: &Arc<State>) -> bool {
+    // Before the first indexing nothing is computed, and the lists `early.rs` published must stay.
+    if state.lock_host().listed_dirs.is_none() {
+        return true;
+    }
     let Ok((all, versions)) = compute_all(state).await else {
         return false;
     };

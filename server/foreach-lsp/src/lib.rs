@@ -10,6 +10,7 @@ pub mod config;
 pub mod convert;
 pub mod diagnostics;
 pub mod documents;
+mod early;
 pub mod handlers;
 pub mod publisher;
 pub mod pull_config;

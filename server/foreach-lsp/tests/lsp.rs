@@ -625,3 +625,54 @@ async fn documents_keep_the_uri_the_client_wrote() {
     assert!(other_spelling.is_empty(), "published under the server's spelling: {other_spelling:?}");
     c.shutdown().await;
 }
+
+/// A module file opened while a large workspace is being indexed (slowly, through the test hook): its directory's
+/// own findings are published before the indexing ends, and the full index withdraws none of them; what depends on
+/// the callers (here a key the caller's map lacks) comes only with the index.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_them() {
+    let app = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = local.tagz\n}\n\nlocals {\n  region = var.regions[\"nope\"]\n}\n";
+    let variables = "variable \"name\" {\n  type = string\n}\n\nvariable \"regions\" {\n  type = map(string)\n}\n";
+    let mut calls = String::new();
+    let mut files: Vec<(String, String)> = Vec::new();
+    for i in 0..150 {
+        calls.push_str(&format!("module \"m{i}\" {{\n  source = \"./modules/m{i}\"\n  name   = \"n{i}\"\n}}\n\n"));
+        files.push((
+            format!("modules/m{i}/main.tf"),
+            format!("variable \"name\" {{}}\n\nlocals {{\n  n = \"${{var.name}}-{i}\"\n}}\n"),
+        ));
+    }
+    calls.push_str(
+        "module \"app\" {\n  source  = \"./modules/app\"\n  name    = \"b\"\n  regions = { eu = \"eu-west-1\" }\n}\n",
+    );
+    files.push(("main.tf".into(), calls));
+    files.push(("modules/app/main.tf".into(), app.into()));
+    files.push(("modules/app/variables.tf".into(), variables.into()));
+    files.push((foreach_lsp::test_hooks::SLOW_INDEX_MARKER.into(), String::new()));
+    let dir = workspace(&files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
+    let root = canonical(&dir);
+    let app_uri = uri(&root.join("modules/app/main.tf"));
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, app).await;
+    let first = c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
+    let indexed = c.backlog_matching(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    assert!(indexed.is_empty(), "the first diagnostics came after the indexing");
+    assert_eq!(codes(&first), ["undefined-reference"], "only what the directory decides: {first:?}");
+    assert!(first[0]["message"].as_str().unwrap().contains("tagz"), "{first:?}");
+    c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+    let full = c.diagnostics_for(&app_uri, |d| d.len() > first.len()).await;
+    assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
+    for d in &first {
+        assert!(full.contains(d), "{d} was withdrawn: {full:?}");
+    }
+    let publications = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == app_uri.as_str()
+    });
+    for p in publications {
+        for d in &first {
+            assert!(p["params"]["diagnostics"].as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
+        }
+    }
+    c.shutdown().await;
+}
