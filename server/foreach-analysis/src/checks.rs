@@ -75,6 +75,36 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     Arc::new(out)
 }
 
+/// The codes whose findings in a directory are decided by that directory's files alone: [`module_diagnostics`]
+/// reports them, and no pass over the module tree adds, removes or rewords one (unlike the provider checks, which
+/// `not_inherited::refine` and `missing_key::name_the_keys` revise with the callers in view).
+pub const DIR_LOCAL_CODES: &[Code] = &[
+    Code::SyntaxError,
+    Code::UnreadableFile,
+    Code::EncryptedFile,
+    Code::DuplicateBlock,
+    Code::UnexpectedAttribute,
+    Code::UnknownBlockType,
+    Code::InvalidBlockLabels,
+    Code::ShadowedByTofuFile,
+    Code::OverrideWithoutBase,
+    Code::UndefinedReference,
+];
+
+/// The findings of the directory `path` whose codes are in [`DIR_LOCAL_CODES`], with its files' suppression
+/// comments applied: exactly those [`workspace_diagnostics`] reports for them in any workspace that holds the
+/// directory with the same files. For a first look at a document's directory before its workspace is loaded.
+pub fn dir_local_diagnostics(db: &dyn Db, ws: Workspace, path: &str) -> Vec<Diagnostic> {
+    let Some(dir) = ws.dirs(db).iter().find(|d| d.path(db) == path).copied() else { return Vec::new() };
+    let mut out: Vec<Diagnostic> =
+        module_diagnostics(db, dir).iter().filter(|d| DIR_LOCAL_CODES.contains(&d.code)).cloned().collect();
+    let suppressions: HashMap<_, _> =
+        dir.files(db).iter().map(|f| (f.id(db), file_suppressions(db, *f))).filter(|(_, s)| !s.is_empty()).collect();
+    apply_suppressions(&mut out, &suppressions);
+    sort_and_dedup(&mut out);
+    out
+}
+
 /// What a chunk gathers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Part {

@@ -317,6 +317,12 @@ impl AnalysisHost {
         workspace_diagnostics(&self.db, self.ws);
     }
 
+    /// The findings of directory `dir` that its files alone decide (`checks::dir_local_diagnostics`): what
+    /// [`AnalysisHost::diagnostics`] reports for them, whatever else the host holds.
+    pub fn dir_local_diagnostics(&self, dir: &str) -> Vec<Diagnostic> {
+        crate::checks::dir_local_diagnostics(&self.db, self.ws, dir)
+    }
+
     /// Every diagnostic in the workspace, sorted by file and position.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         self.prime_diagnostics();

@@ -49,8 +49,8 @@ impl ReparseStore {
         };
         // Parsed without the lock: another thread parsing the same file meanwhile finds no cache and parses it all.
         let (parse, cache) = parse_reusing(text, kind, previous.as_ref());
-        // A text with syntax errors goes the ordinary way and gives no cache: keep the last good one, whose items
-        // the mended text will reuse.
+        // A text that went the ordinary way gives no cache: keep the last one, whose items the next text may reuse
+        // (a text with syntax errors keeps its items that parse, `reuse.rs`).
         if let Some(cache) = cache.or(previous) {
             let mut inner = self.lock();
             inner.caches.retain(|(f, _)| *f != file);

@@ -1,6 +1,8 @@
 //! Language-server benchmark on a generated workspace. Prints: time from `initialize` to the first diagnostics,
-//! didChange -> publishDiagnostics latency after one-character edits, hover and completion latency (p50/p99),
-//! and resident memory.
+//! from `didOpen` to the document's first diagnostics (opened while the workspace is being indexed, as an editor
+//! restores its files, and opened after), didChange -> publishDiagnostics latency after one-character edits and
+//! after edits that add or remove a broken line at the end of the file (`broken_N =`, as typing a new attribute
+//! does), hover and completion latency (p50/p99), and resident memory.
 //!
 //! python3 /work/shared/tools/gen-workspace.py /tmp/ws10 --modules 500 --mb 10
 //! cargo bench -p foreach-lsp --bench lsp -- /tmp/ws10 [relative/file.tf]
@@ -185,6 +187,25 @@ async fn main() {
     let text = grow(&text, want_lines);
     let doc = uri(&file);
 
+    // The document opened with its mistake right after `initialized`, while the workspace is being indexed: the
+    // time until its first diagnostics that show the mistake (a server of its own, so that nothing is warm).
+    let during_indexing = {
+        let lines: Vec<&str> = text.lines().collect();
+        let (line, col) = edit.position(&lines);
+        let broken = edit.broken(&lines, line, col);
+        let mut c = TestClient::start();
+        c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+        let opened = Instant::now();
+        c.open(&doc, &broken).await;
+        c.diagnostics_for(&doc, |d| d.iter().any(|d| d["message"].as_str().is_some_and(|m| m.contains(&edit.marker))))
+            .await;
+        let elapsed = opened.elapsed();
+        // The indexing goes on after the first diagnostics: let it end, or it would slow the next server's.
+        c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+        c.shutdown().await;
+        elapsed
+    };
+
     let mut c = TestClient::start();
     let start = Instant::now();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
@@ -202,6 +223,7 @@ async fn main() {
     let first_diagnostics = start.elapsed();
     println!("workspace: {} ({} lines in {}, as opened)", root.display(), lines.len(), file.display());
     println!("initialize -> index done: {}", ms(indexed));
+    println!("didOpen while indexing -> its first diagnostics: {}", ms(during_indexing));
     println!("didOpen -> its first diagnostics: {}", ms(open_to_diagnostics));
     println!("initialize -> first diagnostics: {}", ms(first_diagnostics));
 
@@ -233,6 +255,36 @@ async fn main() {
     let p50 = percentile(&mut edit_samples, 0.5);
     let p99 = percentile(&mut edit_samples, 0.99);
     println!("didChange -> publishDiagnostics: p50 {} p99 {} (n={})", ms(p50), ms(p99), edit_samples.len());
+
+    // Typing a new attribute at the end of the file: each edit adds a line `broken_N =` (a syntax error until its
+    // value is typed) or removes it again, so that the file's last item is broken, then mended.
+    let mut broken_samples = Vec::new();
+    let end_line = lines.len();
+    for v in 1..=edits {
+        let adds = v % 2 == 1;
+        let at = |l: usize| json!({"line": l, "character": 0});
+        let content = if adds {
+            json!({"range": {"start": at(end_line), "end": at(end_line)}, "text": format!("broken_{v} =\n")})
+        } else {
+            json!({"range": {"start": at(end_line), "end": at(end_line + 1)}, "text": ""})
+        };
+        let change = json!({"textDocument": {"uri": doc, "version": edits + v}, "contentChanges": [content]});
+        let t = Instant::now();
+        c.notify("textDocument/didChange", change).await;
+        c.diagnostics_for(&doc, |d| {
+            d.iter().any(|d| d["code"] == "syntax-error" && d["range"]["start"]["line"] == end_line) == adds
+        })
+        .await;
+        broken_samples.push(t.elapsed());
+    }
+    let p50 = percentile(&mut broken_samples, 0.5);
+    let p99 = percentile(&mut broken_samples, 0.99);
+    println!(
+        "didChange -> publishDiagnostics, a broken line added or removed at the end: p50 {} p99 {} (n={})",
+        ms(p50),
+        ms(p99),
+        broken_samples.len()
+    );
 
     let mut hover = Vec::new();
     let mut completion = Vec::new();

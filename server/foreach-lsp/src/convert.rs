@@ -2,6 +2,9 @@
 //! initialisation), ranges, URIs and paths, diagnostics, symbols, completion items. No HCL reasoning.
 
 use std::path::Path;
+use std::sync::Arc;
+
+use dashmap::DashMap;
 
 use foreach_analysis::{Diagnostic as ADiagnostic, FileId, Severity};
 use foreach_ide::{Analysis, Cancellable};
@@ -70,17 +73,42 @@ pub fn path_to_uri(path: &str) -> Option<Uri> {
     Uri::from_file_path(Path::new(path))
 }
 
+/// The URI each document was opened with, by path: every answer and publication about that file uses it, not the
+/// URI the server would write for the path (`path_to_uri` writes `+` as `%2B`, a client may not, and clients that
+/// compare URIs as strings miss a publication spelt differently). Kept after the document is closed: its
+/// diagnostics go on being published under the name the client knows it by.
+#[derive(Clone, Default)]
+pub struct ClientUris(Arc<DashMap<String, Uri>>);
+
+impl ClientUris {
+    /// Remembers how the client spells the URI of `path`.
+    pub fn remember(&self, path: String, uri: &Uri) {
+        if self.0.get(&path).is_none_or(|known| *known != *uri) {
+            self.0.insert(path, uri.clone());
+        }
+    }
+
+    /// The URI of `path` as the client wrote it, or the server's own for a file the client never opened.
+    pub fn uri(&self, path: &str) -> Option<Uri> {
+        match self.0.get(path) {
+            Some(uri) => Some(uri.clone()),
+            None => path_to_uri(path),
+        }
+    }
+}
+
 /// Looks up a file's URI and line index in a snapshot, for converting ranges in any file.
 pub struct Files<'a> {
     pub analysis: &'a Analysis,
     pub encoding: PositionEncoding,
+    pub uris: &'a ClientUris,
 }
 
 impl Files<'_> {
     pub fn location(&self, file: FileId, r: TextRange) -> Cancellable<Option<lsp::Location>> {
         let Some(path) = self.analysis.file_path(file)? else { return Ok(None) };
         let Some(index) = self.analysis.line_index(file)? else { return Ok(None) };
-        Ok(path_to_uri(&path).map(|uri| lsp::Location { uri, range: range(&index, r, self.encoding) }))
+        Ok(self.uris.uri(&path).map(|uri| lsp::Location { uri, range: range(&index, r, self.encoding) }))
     }
 
     pub fn diagnostic(&self, index: &LineIndex, d: &ADiagnostic) -> Cancellable<lsp::Diagnostic> {

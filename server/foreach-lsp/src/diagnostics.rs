@@ -19,7 +19,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
 use crate::config::Config;
-use crate::convert::{Files, path_to_uri, uri_to_path};
+use crate::convert::{ClientUris, Files, uri_to_path};
 use crate::state::{Snapshot, State};
 
 /// One file's diagnostics, ready to send.
@@ -59,6 +59,10 @@ pub async fn run(state: Arc<State>) {
 /// Computes and sends; false when a newer change cancelled the computation (that change has scheduled another
 /// round).
 async fn publish_once(state: &Arc<State>) -> bool {
+    // Before the first indexing nothing is computed, and the lists `early.rs` published must stay.
+    if state.lock_host().listed_dirs.is_none() {
+        return true;
+    }
     let Ok((all, versions)) = compute_all(state).await else {
         return false;
     };
@@ -130,10 +134,10 @@ pub fn compute(
     findings: &[Finding],
 ) -> Cancellable<Vec<FileDiagnostics>> {
     let Some(listed) = &snap.listed_dirs else { return Ok(Vec::new()) };
-    let files = Files { analysis: &snap.analysis, encoding: snap.encoding };
+    let files = Files { analysis: &snap.analysis, encoding: snap.encoding, uris: &snap.uris };
     let mut out: Vec<FileDiagnostics> = Vec::new();
     if let Some(Err(e)) = project {
-        out.extend(project_error(e));
+        out.extend(project_error(e, &snap.uris));
     }
     let project = project.and_then(|p| p.as_ref().ok());
     let mut i = 0;
@@ -147,7 +151,7 @@ pub fn compute(
         if !path.rsplit_once('/').is_some_and(|(dir, _)| listed.contains(dir)) {
             continue;
         }
-        let Some(uri) = path_to_uri(&path) else { continue };
+        let Some(uri) = snap.uris.uri(&path) else { continue };
         let Some(index) = snap.analysis.line_index(file)? else { continue };
         let mut items = Vec::new();
         for f in group {
@@ -173,8 +177,8 @@ pub fn compute(
 }
 
 /// A project file that cannot be used, as an error on the file where it goes wrong.
-fn project_error(e: &ProjectError) -> Option<FileDiagnostics> {
-    let uri = path_to_uri(&foreach_load::path_string(&e.path))?;
+fn project_error(e: &ProjectError, uris: &ClientUris) -> Option<FileDiagnostics> {
+    let uri = uris.uri(&foreach_load::path_string(&e.path))?;
     let at = lsp::Position { line: e.line.saturating_sub(1) as u32, character: e.column.saturating_sub(1) as u32 };
     let end = lsp::Position { line: at.line, character: at.character + 1 };
     let item = lsp::Diagnostic {

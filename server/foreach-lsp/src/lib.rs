@@ -10,6 +10,7 @@ pub mod config;
 pub mod convert;
 pub mod diagnostics;
 pub mod documents;
+mod early;
 pub mod file_events;
 pub mod file_queue;
 pub mod handlers;

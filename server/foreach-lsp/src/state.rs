@@ -19,7 +19,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{TextDocumentPositionParams, Uri};
 
 use crate::config::Config;
-use crate::convert::{PositionEncoding, uri_to_path};
+use crate::convert::{ClientUris, PositionEncoding, uri_to_path};
 use crate::documents::Documents;
 use crate::publisher::Publisher;
 
@@ -113,6 +113,8 @@ pub struct ClientCaps {
 pub struct State {
     pub client: Client,
     pub docs: Documents,
+    /// How the client spells the URI of each document it opened (`convert::ClientUris`).
+    pub uris: ClientUris,
     pub host: Mutex<Host>,
     pub encoding: RwLock<PositionEncoding>,
     pub config: RwLock<Config>,
@@ -151,6 +153,8 @@ pub struct Snapshot {
     /// See [`Host::listed_dirs`].
     pub listed_dirs: Option<Arc<HashSet<String>>>,
     pub encoding: PositionEncoding,
+    /// See [`State::uris`].
+    pub uris: ClientUris,
 }
 
 impl State {
@@ -162,6 +166,7 @@ impl State {
         State {
             client,
             docs: Documents::default(),
+            uris: ClientUris::default(),
             host: Mutex::new(Host::new()),
             encoding: RwLock::new(PositionEncoding::Utf16),
             config: RwLock::new(Config::default()),
@@ -222,6 +227,7 @@ impl State {
             versions: host.versions.clone(),
             listed_dirs: host.listed_dirs.clone(),
             encoding: self.encoding(),
+            uris: self.uris.clone(),
         }
     }
 
@@ -332,6 +338,7 @@ impl State {
                     versions: guard.versions.clone(),
                     listed_dirs: guard.listed_dirs.clone(),
                     encoding: state.encoding(),
+                    uris: state.uris.clone(),
                 };
                 drop(guard);
                 g(&snap, r)

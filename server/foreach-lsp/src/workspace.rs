@@ -114,7 +114,7 @@ pub async fn index(state: &Arc<State>) {
 
 /// The project file of the workspace: the nearest `foreach-ls.toml` at or above the first folder that has one
 /// (several folders with different project files: the first one's applies).
-fn discover_project(roots: &[Root]) -> Option<Result<Arc<Project>, ProjectError>> {
+pub(crate) fn discover_project(roots: &[Root]) -> Option<Result<Arc<Project>, ProjectError>> {
     roots.iter().find_map(|r| Project::discover(&r.path).map(|p| p.map(Arc::new)).transpose())
 }
 

@@ -584,3 +584,95 @@ async fn a_file_outside_the_workspace_folders_is_checked_with_its_siblings() {
     assert_eq!(codes(&diags), ["undefined-reference"], "only `var.team` is undeclared: {diags:?}");
     assert!(diags[0]["message"].as_str().unwrap().contains("team"), "{diags:?}");
 }
+
+/// A client that writes `+` in a path as is (the server would write `%2B`) gets every publication and answer about
+/// the documents it opened under the URI it used, not another spelling it would take for another file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documents_keep_the_uri_the_client_wrote() {
+    let main = "locals {\n  a = local.b\n  c = local.nope\n}\n";
+    let other = "locals {\n  b = 1\n}\n";
+    let dir = workspace(&[("c++/main.tf", main), ("c++/other.tf", other)]);
+    let root = canonical(&dir);
+    let as_written = |name: &str| format!("file://{}", root.join("c++").join(name).display());
+    let (main_uri, other_uri) = (as_written("main.tf"), as_written("other.tf"));
+    assert_ne!(main_uri, uri(&root.join("c++/main.tf")), "the server spells it differently");
+    let mut c = TestClient::start();
+    c.initialize(Some(&root), json!({})).await;
+    c.open(&other_uri, other).await;
+    c.open(&main_uri, main).await;
+    let diags = c.diagnostics_for(&main_uri, |d| !d.is_empty()).await;
+    assert_eq!(codes(&diags), ["undefined-reference"], "{diags:?}");
+    let at = json!({"textDocument": {"uri": main_uri}, "position": {"line": 1, "character": 13}});
+    let def = c.request("textDocument/definition", at).await;
+    assert_eq!(def[0]["uri"], other_uri.as_str(), "{def}");
+    let refs = c
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": other_uri}, "position": {"line": 1, "character": 2},
+                   "context": {"includeDeclaration": true}}),
+        )
+        .await;
+    let mut ref_uris: Vec<&str> = refs.as_array().unwrap().iter().map(|r| r["uri"].as_str().unwrap()).collect();
+    ref_uris.sort();
+    assert_eq!(ref_uris, [main_uri.as_str(), other_uri.as_str()], "{refs}");
+    // Fixed in the editor: cleared under the same URI.
+    c.notify("textDocument/didChange", change(1, &main_uri, Some([2, 12, 2, 16]), "b")).await;
+    c.diagnostics_for(&main_uri, <[Value]>::is_empty).await;
+    let other_spelling = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"].as_str().is_some_and(|u| u.contains("%2B"))
+    });
+    assert!(other_spelling.is_empty(), "published under the server's spelling: {other_spelling:?}");
+    c.shutdown().await;
+}
+
+/// A module file opened while a large workspace is being indexed (slowly, through the test hook): its directory's
+/// own findings are published before the indexing ends, and the full index withdraws none of them; what depends on
+/// the callers (here a key the caller's map lacks) comes only with the index.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_them() {
+    let app = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = local.tagz\n}\n\nlocals {\n  region = var.regions[\"nope\"]\n}\n";
+    let variables = "variable \"name\" {\n  type = string\n}\n\nvariable \"regions\" {\n  type = map(string)\n}\n";
+    let mut calls = String::new();
+    let mut files: Vec<(String, String)> = Vec::new();
+    for i in 0..150 {
+        calls.push_str(&format!("module \"m{i}\" {{\n  source = \"./modules/m{i}\"\n  name   = \"n{i}\"\n}}\n\n"));
+        files.push((
+            format!("modules/m{i}/main.tf"),
+            format!("variable \"name\" {{}}\n\nlocals {{\n  n = \"${{var.name}}-{i}\"\n}}\n"),
+        ));
+    }
+    calls.push_str(
+        "module \"app\" {\n  source  = \"./modules/app\"\n  name    = \"b\"\n  regions = { eu = \"eu-west-1\" }\n}\n",
+    );
+    files.push(("main.tf".into(), calls));
+    files.push(("modules/app/main.tf".into(), app.into()));
+    files.push(("modules/app/variables.tf".into(), variables.into()));
+    files.push((foreach_lsp::test_hooks::SLOW_INDEX_MARKER.into(), String::new()));
+    let dir = workspace(&files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
+    let root = canonical(&dir);
+    let app_uri = uri(&root.join("modules/app/main.tf"));
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, app).await;
+    let first = c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
+    let indexed = c.backlog_matching(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    assert!(indexed.is_empty(), "the first diagnostics came after the indexing");
+    assert_eq!(codes(&first), ["undefined-reference"], "only what the directory decides: {first:?}");
+    assert!(first[0]["message"].as_str().unwrap().contains("tagz"), "{first:?}");
+    c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+    let full = c.diagnostics_for(&app_uri, |d| d.len() > first.len()).await;
+    assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
+    for d in &first {
+        assert!(full.contains(d), "{d} was withdrawn: {full:?}");
+    }
+    let publications = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == app_uri.as_str()
+    });
+    for p in publications {
+        for d in &first {
+            assert!(p["params"]["diagnostics"].as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
+        }
+    }
+    c.shutdown().await;
+}

@@ -50,6 +50,29 @@ pub(crate) fn parse_body(src: &str, base: usize) -> Parse {
     Parse { body, errors }
 }
 
+/// Recovers one top-level item of `src` (at `base` in the original text) that does not parse alone, exactly as
+/// [`parse_body`] recovers it inside a file that does not parse as a whole: an item nested too deeply is reported
+/// and dropped, a block keeps its header and what of its body can be read, anything else is reported and dropped.
+/// `err` is hcl-edit's error for the item parsed alone (`None` only for an item nested too deeply, which is not
+/// parsed). Returns the recovered block, if any, and the item's errors (at least one). For re-parsing a broken
+/// file item by item (`reuse.rs`).
+pub(crate) fn recover_item(
+    src: &str,
+    base: usize,
+    item: &Item,
+    err: Option<&hcl_edit::parser::Error>,
+) -> (Option<Block>, Vec<SyntaxError>) {
+    let mut recovery = Recovery { src, base, errors: Vec::new() };
+    let block = match item.too_deep {
+        Some(at) => {
+            recovery.error_at(at, "nested too deeply: more than 256 levels of brackets".to_owned());
+            None
+        }
+        None => err.and_then(|err| recovery.block(item, err, 0)),
+    };
+    (block, recovery.errors)
+}
+
 struct Recovery<'a> {
     src: &'a str,
     base: usize,

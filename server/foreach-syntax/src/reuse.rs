@@ -9,6 +9,12 @@
 //!
 //! The cache is the parse itself (shared with the caller) plus where each item's structures sit in it, so a
 //! reused item is cloned (and shifted) once per edit, and parsing the same text again costs nothing.
+//!
+//! A file being typed is broken most of the time (`name =` before its value). An item that does not parse alone
+//! is recovered as the ordinary parse recovers it in a broken file (`recovery::recover_item`), and the other
+//! items are still reused: typing a half-written attribute at the end of a 6,000-line file parses that line,
+//! not the file twice (once whole, failing, then item by item). A broken item is never reused or edited inside;
+//! it is recovered again on each parse.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -17,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::ast::{Body, Structure};
 use crate::convert::Converter;
-use crate::recovery::{MAX_NESTING, heredoc_at_end_of_file};
+use crate::recovery::{MAX_NESTING, heredoc_at_end_of_file, recover_item};
 use crate::reuse_inside::{Edit, Splice, reparse_inside, splice_inside};
 use crate::scan::split_items;
 use crate::shift::{Shift, shifted};
@@ -36,6 +42,8 @@ pub struct ItemCache {
     /// How many items of this parse were rebuilt from their previous tree by re-parsing only the node around the
     /// edit (`reuse_inside.rs`), for tests.
     rebuilt_inside: usize,
+    /// How many items of this parse were parsed (or recovered) whole, neither reused nor rebuilt, for tests.
+    parsed_whole: usize,
     /// Whether this parse scanned the text for its items (`false`: it kept the previous items' boundaries).
     scanned: bool,
     /// The parse before this one, when this one came from it by an edit inside one item: the next edit takes it
@@ -62,6 +70,9 @@ struct CachedItem {
     range: Range<usize>,
     /// Its structures: indices into `parse.body.structures`.
     structures: Range<usize>,
+    /// Whether the item does not parse alone: its structures are what recovery kept of it, and its errors are in
+    /// the parse's, so it is recovered again rather than reused.
+    broken: bool,
 }
 
 impl ItemCache {
@@ -80,13 +91,25 @@ impl ItemCache {
         let end = usize::try_from(range.end as i64 - edit.delta()).ok()?;
         let i = self.items.binary_search_by_key(&range.start, |c| c.range.start).ok()?;
         let item = &self.items[i];
-        (item.range.end == end && item.range.start <= edit.old.start && edit.old.end <= end).then_some(item)
+        (!item.broken && item.range.end == end && item.range.start <= edit.old.start && edit.old.end <= end)
+            .then_some(item)
+    }
+
+    /// Whether some item of this parse does not parse alone (the text has syntax errors).
+    fn has_broken(&self) -> bool {
+        self.items.iter().any(|i| i.broken)
     }
 
     /// How many items of the parse that made this cache were rebuilt around an edit instead of parsed whole.
     #[doc(hidden)]
     pub fn rebuilt_inside(&self) -> usize {
         self.rebuilt_inside
+    }
+
+    /// How many items of the parse that made this cache were parsed (or recovered) whole, for tests.
+    #[doc(hidden)]
+    pub fn parsed_whole(&self) -> usize {
+        self.parsed_whole
     }
 
     /// Whether the parse that made this cache scanned the whole text for its items, for tests.
@@ -106,6 +129,10 @@ impl ItemCache {
     /// keystrokes otherwise do. For a file about to be edited (an editor opened it); costs one copy of the tree.
     /// Nothing changes when it has one already (the parse before it, which the next edit replays onto).
     pub fn ensure_spare(&self) {
+        // A broken parse is never edited in place: its errors are not kept per item.
+        if self.has_broken() {
+            return;
+        }
         let Ok(mut slot) = self.spare.lock() else { return };
         if slot.is_none() {
             *slot = Some(Spare {
@@ -129,7 +156,8 @@ impl ItemCache {
 
 /// Parses `text` like [`crate::parse`], reusing the unchanged top-level items of `previous` (the cache of an
 /// earlier parse of the same file). Returns the cache for the next call, `None` when this text went the ordinary
-/// way (JSON, syntax errors, an item the scanner is unsure of).
+/// way (JSON, an item the scanner is unsure of that still parses, text between items that is not only white space
+/// and comments).
 pub fn parse_reusing(text: &Arc<str>, kind: FileKind, previous: Option<&ItemCache>) -> (Arc<Parse>, Option<ItemCache>) {
     if let Some(p) = previous
         && *p.text == **text
@@ -160,32 +188,35 @@ fn parse_items(
     // An edit that re-parses inside one item leaves every item boundary where it was (moved by the edit's length
     // after it): the re-parsed node is complete on its own and ends at an unchanged separator. Then the file is
     // not scanned again, which for a 1.3 MB generated file that is one item is most of a keystroke.
-    let inside_one_item = previous.zip(edit).and_then(|(p, e)| {
+    let inside_one_item = previous.zip(edit).filter(|(p, _)| !p.has_broken()).and_then(|(p, e)| {
         let (at, splice) = edit_inside_one_item(&p.items, &p.parse.body.structures, &p.text, text, e)?;
         let mut rebuilt = p.structures(&p.items[at]).to_vec();
         splice.apply(&mut rebuilt);
         let ranges = moved_items(&p.items, at, e.delta()).into_iter().map(|c| c.range.start - base..c.range.end - base);
         Some((ranges.collect::<Vec<_>>(), at, rebuilt))
     });
-    let ((items, mut edited_item), scanned) = match inside_one_item {
-        Some((ranges, at, rebuilt)) => ((ranges, Some((at, rebuilt))), false),
+    // The scanned items (`None` when the boundaries were kept): what recovering a broken item needs.
+    let (items, mut edited_item, scan) = match inside_one_item {
+        Some((ranges, at, rebuilt)) => (ranges, Some((at, rebuilt)), None),
         None => {
-            let items = split_items(src, 0..src.len(), MAX_NESTING);
-            if items.iter().any(|i| i.problem.is_some() || i.too_deep.is_some()) {
-                return None;
-            }
-            ((items.into_iter().map(|i| i.range).collect(), None), true)
+            let scan = split_items(src, 0..src.len(), MAX_NESTING);
+            (scan.iter().map(|i| i.range.clone()).collect::<Vec<_>>(), None, Some(scan))
         }
     };
+    let scanned = scan.is_some();
     let mut structures = Vec::new();
     let mut cached = Vec::with_capacity(items.len());
     let mut by_hash: HashMap<u64, Vec<usize>> = HashMap::new();
     let mut rebuilt_inside = 0;
+    let mut parsed_whole = 0;
     let mut gap_start = 0;
+    // Recovery's errors, when an item does not parse alone; then the text as a whole does not parse either, and
+    // the result is what recovery makes of it item by item (gaps between items play no part in that).
+    let mut errors: Vec<crate::SyntaxError> = Vec::new();
+    let mut broken_items = false;
+    let mut gaps_are_trivia = true;
     for (index, item) in items.iter().enumerate() {
-        if !gap_is_trivia(&src[gap_start..item.start]) {
-            return None;
-        }
+        gaps_are_trivia = gaps_are_trivia && gap_is_trivia(&src[gap_start..item.start]);
         gap_start = item.end;
         let item_text = &src[item.clone()];
         let start = base + item.start;
@@ -193,6 +224,8 @@ fn parse_items(
         let first = structures.len();
         let hash = hash_of(item_text);
         let edited_here = edited_item.take_if(|(at, _)| *at == index).map(|(_, rebuilt)| rebuilt);
+        let scanned_item = scan.as_ref().map(|s| &s[index]);
+        let mut broken = false;
         match previous.filter(|_| edited_here.is_none()).and_then(|p| Some((p, p.find(item_text, hash)?))) {
             Some((p, old)) => {
                 let delta = start as i64 - old.range.start as i64;
@@ -208,18 +241,47 @@ fn parse_items(
                     rebuilt_inside += 1;
                     structures.extend(rebuilt);
                 } else {
-                    let body = hcl_edit::parser::parse_body_spanned(item_text).ok()?;
-                    structures.extend(Converter::new(item_text, start).body(body).structures);
+                    parsed_whole += 1;
+                    // As recovery does: an item nested too deeply is reported without being parsed.
+                    let parsed = scanned_item
+                        .is_none_or(|i| i.too_deep.is_none())
+                        .then(|| hcl_edit::parser::parse_body_spanned(item_text));
+                    match parsed {
+                        Some(Ok(body)) => structures.extend(Converter::new(item_text, start).body(body).structures),
+                        failed => {
+                            // Boundaries kept from the last parse come with no scan to recover from; that parse
+                            // had no broken item, so scan this text the ordinary way.
+                            let scanned_item = scanned_item?;
+                            let err = failed.as_ref().and_then(|r| r.as_ref().err());
+                            let (block, item_errors) = recover_item(src, base, scanned_item, err);
+                            structures.extend(block.map(Structure::Block));
+                            errors.extend(item_errors);
+                            broken = true;
+                        }
+                    }
                 }
             }
         }
-        by_hash.entry(hash).or_default().push(cached.len());
-        cached.push(CachedItem { range, structures: first..structures.len() });
+        if !broken {
+            by_hash.entry(hash).or_default().push(cached.len());
+        }
+        broken_items |= broken;
+        cached.push(CachedItem { range, structures: first..structures.len(), broken });
     }
-    if !gap_is_trivia(&src[gap_start..]) || sets_an_attribute_twice(&structures) {
-        return None;
-    }
-    let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
+    let errors = if broken_items {
+        errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+        errors.dedup();
+        errors
+    } else {
+        // Every item parses alone: the text parses as a whole unless the scanner was unsure of an item, something
+        // other than white space and comments sits between items, or a name is set twice; those go the ordinary
+        // way.
+        let unsure = scan.as_ref().is_some_and(|s| s.iter().any(|i| i.problem.is_some() || i.too_deep.is_some()));
+        if unsure || !gaps_are_trivia || !gap_is_trivia(&src[gap_start..]) || sets_an_attribute_twice(&structures) {
+            return None;
+        }
+        heredoc_at_end_of_file(src, base).into_iter().collect()
+    };
     let parse = Arc::new(Parse { body: Body { structures }, errors });
     let cache = ItemCache {
         text: text.clone(),
@@ -227,9 +289,10 @@ fn parse_items(
         items: cached,
         by_hash,
         rebuilt_inside,
+        parsed_whole,
         scanned,
         // Only a parse that came from the previous one by an edit inside one item can be replayed.
-        spare: Arc::new(Mutex::new(previous.filter(|_| !scanned).map(ItemCache::as_spare))),
+        spare: Arc::new(Mutex::new(previous.filter(|_| !scanned && !broken_items).map(ItemCache::as_spare))),
         in_place: false,
     };
     Some((parse, Some(cache)))
@@ -248,7 +311,7 @@ fn edit_inside_one_item(
         return None;
     }
     let at = items.partition_point(|c| c.range.end < edit.old.end);
-    let old = items.get(at).filter(|c| c.range.start <= edit.old.start && edit.old.end <= c.range.end)?;
+    let old = items.get(at).filter(|c| !c.broken && c.range.start <= edit.old.start && edit.old.end <= c.range.end)?;
     let splice = splice_inside(&structures[old.structures.clone()], old_text, new_text, edit)?;
     Some((at, splice))
 }
@@ -260,7 +323,7 @@ fn moved_items(items: &[CachedItem], at: usize, delta: i64) -> Vec<CachedItem> {
     let item = |(i, c): (usize, &CachedItem)| {
         let start = if i > at { moved(c.range.start) } else { c.range.start };
         let end = if i >= at { moved(c.range.end) } else { c.range.end };
-        CachedItem { range: start..end, structures: c.structures.clone() }
+        CachedItem { range: start..end, structures: c.structures.clone(), broken: c.broken }
     };
     items.iter().enumerate().map(item).collect()
 }
@@ -277,7 +340,7 @@ fn parse_in_place(
     kind: FileKind,
     edit: &Edit,
 ) -> Option<(Arc<Parse>, Option<ItemCache>)> {
-    if kind.is_json() {
+    if kind.is_json() || previous.has_broken() {
         return None;
     }
     let Spare { text: spare_text, parse: mut tree, items } = previous.spare.lock().ok()?.take()?;
@@ -303,6 +366,7 @@ fn parse_in_place(
         items,
         by_hash,
         rebuilt_inside: 1,
+        parsed_whole: 0,
         scanned: false,
         spare: Arc::new(Mutex::new(Some(previous.as_spare()))),
         in_place: true,

@@ -329,3 +329,37 @@ fn an_edit_that_sets_an_attribute_twice_gives_the_fresh_parse_error() {
         assert!(*got == want, "{after:?}: reusing parse differs from a fresh parse");
     }
 }
+
+/// Typing a new attribute at the end of a long file leaves its last item broken (`broken_1 =` before the value):
+/// only that item is parsed (recovered), the others are reused, and so they are when the line is mended or
+/// removed; each parse still equals a fresh one.
+#[test]
+fn a_broken_last_item_is_parsed_alone_and_the_others_are_reused() {
+    let kind = FileKind::Tf;
+    let items = 200;
+    let valid: String = (0..items)
+        .map(|i| format!("module \"m{i}\" {{\n  source = \"./modules/m{i}\"\n  n      = {i}\n}}\n\n"))
+        .collect();
+    let mut cache = parse_reusing(&Arc::from(valid.as_str()), kind, None).1;
+    assert_eq!(cache.as_ref().map(ItemCache::parsed_whole), Some(items), "the first parse parses every item");
+    // Each text, and how many items its parse must parse whole: the broken or new line, nothing else.
+    for (step, (text, parsed)) in [
+        (format!("{valid}broken_1 =\n"), 1),
+        (valid.clone(), 0),
+        (format!("{valid}broken_2 =\n"), 1),
+        (format!("{valid}broken_2 = 1\n"), 1),
+        (format!("{valid}broken_2 = 1\nbroken_3 = [\n"), 1),
+        (valid.clone(), 0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let text: Arc<str> = Arc::from(text);
+        let (got, next) = parse_reusing(&text, kind, cache.as_ref());
+        let want = parse(&text, kind);
+        assert!(*got == want, "step {step}: reusing parse differs from a fresh parse");
+        let next = next.unwrap_or_else(|| panic!("step {step} ({} errors) went the ordinary way", want.errors.len()));
+        assert_eq!(next.parsed_whole(), parsed, "step {step}: items parsed whole");
+        cache = Some(next);
+    }
+}

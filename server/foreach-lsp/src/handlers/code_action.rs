@@ -17,7 +17,7 @@ pub async fn run(state: &Arc<State>, p: CodeActionParams) -> Result<Option<CodeA
             let Some(file) = a.file_id(&path)? else { return Ok(None) };
             let Some(index) = a.line_index(file)? else { return Ok(None) };
             let range = convert::text_range(&index, p.range, snap.encoding);
-            let files = Files { analysis: a, encoding: snap.encoding };
+            let files = Files { analysis: a, encoding: snap.encoding, uris: &snap.uris };
             let mut out = Vec::new();
             for assist in a.code_actions(file, range)? {
                 if let Some(action) = files.code_action(&assist)? {

@@ -13,7 +13,7 @@ pub async fn run(state: &Arc<State>, p: GotoDefinitionParams) -> Result<Option<G
     state
         .at_position(p, move |snap, pos, _| {
             let a = &snap.analysis;
-            let files = Files { analysis: a, encoding: snap.encoding };
+            let files = Files { analysis: a, encoding: snap.encoding, uris: &snap.uris };
             let mut out = Vec::new();
             for t in a.goto_definition(pos)? {
                 if let Some(loc) = files.location(t.file, t.focus_range)? {

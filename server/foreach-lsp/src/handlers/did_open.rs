@@ -1,5 +1,6 @@
 //! `textDocument/didOpen`: the buffer's text overrides the disk from now on. A document in a directory that no
 //! indexing listed (outside every workspace folder) has its directory loaded, so that its module is complete.
+//! While the workspace is still being indexed, its directory-local findings are published at once (`early.rs`).
 //! Then, in the background, the document is readied for editing (`AnalysisHost::prepare_editing`), so that its
 //! first keystrokes cost what later ones do.
 
@@ -14,7 +15,11 @@ pub async fn run(state: &Arc<State>, p: DidOpenTextDocumentParams) {
     let doc = p.text_document;
     state.docs.open(doc.uri.clone(), &doc.text, doc.version);
     let uri = doc.uri;
+    let uri_for_early = uri.clone();
     let path = uri_to_path(&uri);
+    if let Some(path) = &path {
+        state.uris.remember(path.clone(), &uri);
+    }
     state
         .apply(move |state, host| {
             let open: Vec<String> = state.docs.uris().iter().filter_map(uri_to_path).collect();
@@ -23,6 +28,7 @@ pub async fn run(state: &Arc<State>, p: DidOpenTextDocumentParams) {
         })
         .await;
     let Some(path) = path else { return };
+    crate::early::spawn(state, uri_for_early, path.clone());
     let state = Arc::clone(state);
     // Not awaited: the parse (tens of milliseconds for a big generated file) runs without the host, and an edit that
     // arrives meanwhile is parsed as before (the store keeps whichever items are newer).

@@ -7,7 +7,7 @@ use foreach_ide::LinkTarget;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
-use crate::convert::{self, path_to_uri, uri_to_path};
+use crate::convert::{self, uri_to_path};
 use crate::state::State;
 
 pub async fn run(state: &Arc<State>, p: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
@@ -22,7 +22,7 @@ pub async fn run(state: &Arc<State>, p: DocumentLinkParams) -> Result<Option<Vec
                 .iter()
                 .filter_map(|l| {
                     let target = match &l.target {
-                        LinkTarget::File(p) => path_to_uri(p)?,
+                        LinkTarget::File(p) => snap.uris.uri(p)?,
                         LinkTarget::Url(u) => u.parse().ok()?,
                     };
                     Some(DocumentLink {

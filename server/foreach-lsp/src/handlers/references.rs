@@ -14,7 +14,7 @@ pub async fn run(state: &Arc<State>, p: ReferenceParams) -> Result<Option<Vec<Lo
     state
         .at_position(p, move |snap, pos, _| {
             let a = &snap.analysis;
-            let files = Files { analysis: a, encoding: snap.encoding };
+            let files = Files { analysis: a, encoding: snap.encoding, uris: &snap.uris };
             let mut out = Vec::new();
             for r in a.references(pos, include_declaration)? {
                 if let Some(loc) = files.location(r.file, r.range)? {

@@ -34,7 +34,7 @@ pub async fn run(state: &Arc<State>, p: RenameParams) -> Result<Option<Workspace
         _ => None,
     };
     let project_file = project.as_ref().and_then(|p| {
-        let uri = convert::path_to_uri(&foreach_load::path_string(&p.path))?;
+        let uri = state.uris.uri(&foreach_load::path_string(&p.path))?;
         let text = match state.docs.text(&uri) {
             Some(open) => open.to_string(),
             None => std::fs::read_to_string(&p.path).ok()?,
@@ -48,7 +48,7 @@ pub async fn run(state: &Arc<State>, p: RenameParams) -> Result<Option<Workspace
                 Ok(edits) => edits,
                 Err(reason) => return Ok(Some(Err(reason))),
             };
-            let files = Files { analysis: a, encoding: snap.encoding };
+            let files = Files { analysis: a, encoding: snap.encoding, uris: &snap.uris };
             let edits_of_analysis: Vec<foreach_analysis::FileRange> = edits.iter().map(|e| e.location).collect();
             let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
             for e in &edits {

@@ -13,7 +13,7 @@ pub async fn run(state: &Arc<State>, p: WorkspaceSymbolParams) -> Result<Option<
     state
         .with_analysis(move |snap| {
             let a = &snap.analysis;
-            let files = Files { analysis: a, encoding: snap.encoding };
+            let files = Files { analysis: a, encoding: snap.encoding, uris: &snap.uris };
             let mut out = Vec::new();
             for (file, s) in a.workspace_symbols(&query)? {
                 let Some(location) = files.location(file, s.selection_range)? else { continue };

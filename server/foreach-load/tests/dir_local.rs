@@ -1,0 +1,75 @@
+//! The findings a directory decides by itself (`AnalysisHost::dir_local_diagnostics`, which the language server
+//! publishes for a document opened before its workspace is indexed) are all reported, as they are, by the whole
+//! workspace: nothing shown early is withdrawn or reworded by the full index (which may add findings of the same
+//! codes that need the module tree, such as a called module's missing output). Checked on every directory of the
+//! repository's test data and, when it is unpacked, of the dev corpus.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use foreach_analysis::checks::DIR_LOCAL_CODES;
+use foreach_analysis::{AnalysisHost, Diagnostic};
+use foreach_load::{KeepTexts, LoadOptions, directory_change, load};
+
+/// A finding as the user sees it: file, range, code and message.
+type Seen = (String, u32, u32, String, String);
+
+fn seen(host: &AnalysisHost, d: &Diagnostic) -> Seen {
+    let path = host.file_path(d.location.file).unwrap_or_default();
+    let r = d.location.range;
+    (path, r.start().into(), r.end().into(), d.code.as_str().to_string(), d.message.clone())
+}
+
+/// Checks every listed directory under `root`; returns how many findings were compared.
+fn check_tree(root: &Path) -> usize {
+    let paths = [root.to_path_buf()];
+    let opts = LoadOptions {
+        paths: &paths,
+        excludes: &[],
+        ordered_vars: &[],
+        env_vars: Vec::new(),
+        workspace_name: None,
+        states: &[],
+        project_excludes: None,
+        texts: KeepTexts::Compressed,
+    };
+    let loaded = load(&opts).expect("loads");
+    let full: Vec<Seen> = loaded
+        .host
+        .diagnostics()
+        .iter()
+        .filter(|d| DIR_LOCAL_CODES.contains(&d.code))
+        .map(|d| seen(&loaded.host, d))
+        .collect();
+    let mut dirs: Vec<&String> = loaded.listed_dirs.iter().collect();
+    dirs.sort();
+    let mut compared = 0;
+    for dir in dirs {
+        let mut host = AnalysisHost::new();
+        host.apply_change(directory_change(Path::new(dir), &HashSet::new()));
+        let alone: Vec<Seen> = host.dir_local_diagnostics(dir).iter().map(|d| seen(&host, d)).collect();
+        let want: Vec<Seen> =
+            full.iter().filter(|s| s.0.rsplit_once('/').is_some_and(|(d, _)| d == dir)).cloned().collect();
+        for finding in &alone {
+            assert!(want.contains(finding), "{dir}: {finding:?} is not reported by the whole workspace: {want:?}");
+        }
+        compared += alone.len();
+    }
+    compared
+}
+
+#[test]
+fn a_directory_alone_reports_its_local_findings_as_the_whole_workspace_does() {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    let mut compared = 0;
+    for entry in std::fs::read_dir(repo.join("testdata")).unwrap().flatten() {
+        if entry.path().is_dir() {
+            compared += check_tree(&entry.path());
+        }
+    }
+    assert!(compared > 50, "findings compared: {compared}");
+    let corpus = repo.join("target/corpus/dev-corpus");
+    if corpus.is_dir() {
+        check_tree(&corpus);
+    }
+}
