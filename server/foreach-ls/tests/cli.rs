@@ -8,7 +8,7 @@ use serde_json::Value;
 
 #[path = "support/run.rs"]
 mod run;
-use run::run_in;
+use run::{run_in, run_with_closed_stdout};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -50,6 +50,15 @@ fn clean_workspace_exits_zero_with_summary() {
     let o = run(&["check", "testdata/cli/clean"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o).trim(), "foreach-ls: 0 errors, 0 warnings, 0 notes in 1 file");
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_check_quietly_with_status_zero() {
+    // `foreach-ls check | head -1`: the rest of the report has nowhere to go, which is not an error.
+    for args in [&["check", "testdata/cli/errors"][..], &["check", "testdata/cli/errors", "--format", "json"]] {
+        let (status, stderr) = run_with_closed_stdout(&repo(), args);
+        assert_eq!((status, stderr.as_str()), (Some(0), ""), "{args:?}");
+    }
 }
 
 #[test]
