@@ -87,7 +87,7 @@ pub(crate) fn instance_lenses(db: &dyn Db, ws: Workspace, file: FileId) -> Vec<I
             match change.action {
                 Action::Create => c.created.push(change.address.to_string()),
                 Action::Destroy => c.destroyed.push(change.address.to_string()),
-                Action::Move | Action::Rebind => {}
+                Action::Move | Action::Rebind | Action::Forget => {}
             }
         }
     }

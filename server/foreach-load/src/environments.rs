@@ -125,10 +125,12 @@ pub fn check(host: &mut AnalysisHost, project: &Project, envs: &[&Environment]) 
 
 /// Merges the diagnostics of several passes (one per environment, named by `names`): the same code, place and
 /// message is one finding, tagged with the environments that report it unless all do; the related places of every
-/// pass are kept (each environment's values are written somewhere else).
+/// pass are kept (each environment's values are written somewhere else). Findings of one code at one place whose
+/// messages differ stay apart, but a fix they share is offered once, on the first.
 pub fn merge(passes: Vec<Vec<Diagnostic>>, names: &[&str]) -> Vec<Finding> {
     let mut merged: HashMap<(Code, FileId, u32, u32, String), usize> = HashMap::new();
     let mut findings: Vec<(Diagnostic, Vec<usize>)> = Vec::new();
+    let mut fixes_at: HashMap<(Code, FileId, u32, u32), Vec<foreach_analysis::Fix>> = HashMap::new();
     let count = passes.len();
     for (pass, diags) in passes.into_iter().enumerate() {
         for d in diags {
@@ -145,6 +147,14 @@ pub fn merge(passes: Vec<Vec<Diagnostic>>, names: &[&str]) -> Vec<Finding> {
                     passes.push(pass);
                 }
                 None => {
+                    // Each environment's finding at this place may carry the same fix (its message differs, its
+                    // edits do not): offered once, on the first finding, so that an editor or `--fix` applying the
+                    // fixes on offer does not apply the same edits twice.
+                    let mut d = d;
+                    let place = (d.code, d.location.file, range.start().into(), range.end().into());
+                    let offered = fixes_at.entry(place).or_default();
+                    d.fixes.retain(|f| !offered.contains(f));
+                    offered.extend(d.fixes.iter().cloned());
                     merged.insert(key, findings.len());
                     findings.push((d, vec![pass]));
                 }

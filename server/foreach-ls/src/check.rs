@@ -143,9 +143,8 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
         Format::Sarif => render::sarif(&report),
         Format::Github => render::github(&report),
     };
-    let mut lock = stdout.lock();
-    if lock.write_all(text.as_bytes()).and_then(|_| lock.flush()).is_err() {
-        return ExitStatus::Usage;
+    if let Err(status) = crate::stdout::print(&text) {
+        return status;
     }
     if half_migrated || write_failed {
         ExitStatus::Usage

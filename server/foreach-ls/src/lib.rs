@@ -19,6 +19,7 @@ pub mod migrate;
 pub mod project;
 pub mod render;
 pub mod report;
+pub mod stdout;
 pub mod write;
 pub mod write_hooks;
 

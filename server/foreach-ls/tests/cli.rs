@@ -8,7 +8,7 @@ use serde_json::Value;
 
 #[path = "support/run.rs"]
 mod run;
-use run::run_in;
+use run::{run_in, run_with_closed_stdout};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -50,6 +50,27 @@ fn clean_workspace_exits_zero_with_summary() {
     let o = run(&["check", "testdata/cli/clean"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert_eq!(stdout(&o).trim(), "foreach-ls: 0 errors, 0 warnings, 0 notes in 1 file");
+}
+
+#[test]
+fn a_fix_offered_in_several_environments_is_offered_once() {
+    // testdata/diff/environments: `too-similar-for-each` is reported in prod and in staging with different messages
+    // (their states differ) and the same fix; both fixes applied would wrap the `for_each` twice.
+    let (_, v) = json(&["check", "testdata/diff/environments"]);
+    let diagnostics = v["diagnostics"].as_array().expect("diagnostics");
+    let similar: Vec<&Value> = diagnostics.iter().filter(|d| d["code"] == "too-similar-for-each").collect();
+    assert_eq!(similar.len(), 2, "one finding per environment: {v}");
+    let fixes: Vec<&Value> = similar.iter().flat_map(|d| d["fixes"].as_array().into_iter().flatten()).collect();
+    assert_eq!(fixes.len(), 1, "the shared fix once: {fixes:?}");
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_check_quietly_with_status_zero() {
+    // `foreach-ls check | head -1`: the rest of the report has nowhere to go, which is not an error.
+    for args in [&["check", "testdata/cli/errors"][..], &["check", "testdata/cli/errors", "--format", "json"]] {
+        let (status, stderr) = run_with_closed_stdout(&repo(), args);
+        assert_eq!((status, stderr.as_str()), (Some(0), ""), "{args:?}");
+    }
 }
 
 #[test]

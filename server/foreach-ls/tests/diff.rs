@@ -17,7 +17,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 
 #[path = "support/run.rs"]
 mod run;
-use run::run_in;
+use run::{run_in, run_with_closed_stdout};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -181,6 +181,19 @@ fn usage_errors() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A reader that stops early (`foreach-ls diff | head -1`) ends the command quietly with status 0, in every format,
+/// `--deny-destroy` or not.
+fn closed_stdout() -> Result<(), Failed> {
+    let case = repo().join("testdata/diff/state-keys-renamed");
+    for args in [&["diff"][..], &["diff", "--format", "json"], &["diff", "--deny-destroy"]] {
+        let (status, stderr) = run_with_closed_stdout(&case, args);
+        if status != Some(0) || !stderr.is_empty() {
+            return Err(format!("{args:?}: exit {status:?}, expected 0 and nothing on stderr: {stderr}").into());
+        }
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let root = repo().join("testdata/diff");
@@ -210,5 +223,6 @@ fn main() {
         }
     }
     trials.push(Trial::test("usage-errors", usage_errors));
+    trials.push(Trial::test("closed-stdout", closed_stdout));
     libtest_mimic::run(&args, trials).exit();
 }

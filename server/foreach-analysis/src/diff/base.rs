@@ -317,6 +317,7 @@ impl Comparison<'_> {
             c
         }));
         self.out.unknown.extend(self.unknown.into_values());
+        self.out.forget(&self.current.removed);
         self.out.sort();
         self.out
     }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crate::base::FileRange;
-use crate::instances::moves::InstanceAddress;
+use crate::instances::moves::{InstanceAddress, Removed};
 use crate::instances::providers::ProviderInstance;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -13,6 +13,8 @@ pub enum Action {
     Create,
     Move,
     Rebind,
+    /// A `removed` block takes the instance out of the state without destroying it: the real object stays.
+    Forget,
 }
 
 impl Action {
@@ -22,6 +24,7 @@ impl Action {
             Action::Create => "create",
             Action::Move => "move",
             Action::Rebind => "rebind",
+            Action::Forget => "forget",
         }
     }
 }
@@ -54,6 +57,8 @@ pub struct Change {
     pub inside: Vec<InstanceAddress>,
     /// The `moved` block that carries a move.
     pub moved_by: Option<FileRange>,
+    /// The `removed` block that makes a destroy a forget.
+    pub removed_by: Option<FileRange>,
 }
 
 impl Change {
@@ -68,6 +73,7 @@ impl Change {
             blocking: false,
             inside: Vec::new(),
             moved_by: None,
+            removed_by: None,
         }
     }
 }
@@ -93,6 +99,42 @@ pub struct RootDiff {
 impl RootDiff {
     pub fn count(&self, action: Action) -> usize {
         self.changes.iter().filter(|c| c.action == action).count()
+    }
+
+    /// Turns the destroys that a `removed` block without `lifecycle { destroy = true }` covers into forgets (not
+    /// blocking: forgetting needs no provider instance). A destroyed module instance is forgotten whole when the
+    /// block covers it; otherwise the resource instances inside it that a block covers are forgotten one by one.
+    pub(super) fn forget(&mut self, removed: &[Removed]) {
+        let by = |a: &InstanceAddress| removed.iter().find(|r| !r.destroy && r.covers(a)).map(|r| r.location);
+        let mut out = Vec::with_capacity(self.changes.len());
+        for mut c in std::mem::take(&mut self.changes) {
+            if c.action != Action::Destroy {
+                out.push(c);
+                continue;
+            }
+            if let Some(at) = by(&c.address) {
+                c.action = Action::Forget;
+                c.blocking = false;
+                c.removed_by = Some(at);
+                out.push(c);
+                continue;
+            }
+            let (gone, kept): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut c.inside).into_iter().partition(|a| by(a).is_some());
+            for a in gone {
+                let mut f = Change::new(Action::Forget, a.clone());
+                f.provider = c.provider.clone();
+                f.location = c.location;
+                f.removed_by = by(&a);
+                out.push(f);
+            }
+            // A module instance whose resource instances are all forgotten destroys nothing.
+            if c.address.resource.is_some() || !kept.is_empty() {
+                c.inside = kept;
+                out.push(c);
+            }
+        }
+        self.changes = out;
     }
 
     /// Changes in a stable order: by provider instance, then action, then address.

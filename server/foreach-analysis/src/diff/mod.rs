@@ -2,8 +2,9 @@
 //!
 //! The instances the configuration declares (`instances/`) are compared with those of another side: a base
 //! revision's configuration, declared the same way (`base.rs`), or a state (`state.rs`). Each difference is one
-//! [`Change`]: a destroy, a create, a move (a `moved` block carries the instance to a new address) or a rebind (the
-//! instance stays, its provider instance changes). Where a side's instances are not known statically, the block is
+//! [`Change`]: a destroy, a create, a move (a `moved` block carries the instance to a new address), a rebind (the
+//! instance stays, its provider instance changes) or a forget (a `removed` block takes it out of the state without
+//! destroying it). Where a side's instances are not known statically, the block is
 //! listed as [`UnknownSet`] with the reason, and nothing about it is guessed.
 //!
 //! Plain data; the command line renders it. Locations say which side they are on: a block deleted by the change is

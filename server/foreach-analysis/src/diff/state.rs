@@ -117,6 +117,7 @@ pub fn compare_state(state: &StateBindings, current: &DeclaredRoot) -> RootDiff 
     out.changes.extend(gone_modules.into_values());
     creates(current, &matched, &occupied, &mut out, &mut unknown);
     out.unknown.extend(unknown.into_values());
+    out.forget(&current.removed);
     out.sort();
     out
 }

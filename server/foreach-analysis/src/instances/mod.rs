@@ -27,7 +27,7 @@ use crate::providers::config::RefOwner;
 use crate::state::ModuleStep;
 use crate::tree::{CallTarget, ModuleTree, NodeId};
 use keys::{Keys, Meta, block_keys};
-use moves::{Move, collect_moves};
+use moves::{Move, Removed, collect_moves, collect_removed};
 use providers::{ProviderInstances, ProviderUse, Resolver};
 use scopes::InstanceScopes;
 
@@ -43,6 +43,8 @@ pub struct DeclaredRoot {
     pub nodes: Vec<DeclaredNode>,
     /// The `moved` blocks of every module of the tree.
     pub moves: Vec<Move>,
+    /// The `removed` blocks of every module of the tree.
+    pub removed: Vec<Removed>,
     pub providers: ProviderInstances,
 }
 
@@ -166,7 +168,13 @@ impl DeclaredRoot {
             providers: Vec::new(),
             calls_of: Vec::new(),
         };
-        DeclaredRoot { dir, nodes: vec![root], moves: Vec::new(), providers: ProviderInstances::default() }
+        DeclaredRoot {
+            dir,
+            nodes: vec![root],
+            moves: Vec::new(),
+            removed: Vec::new(),
+            providers: ProviderInstances::default(),
+        }
     }
 
     /// The node reached through these call names.
@@ -254,6 +262,7 @@ pub fn declared_root(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId
         dir: tree.node(root).dir.path(db).clone(),
         nodes: Vec::new(),
         moves: collect_moves(db, ws, tree, root),
+        removed: collect_removed(db, ws, tree, root),
         providers: ProviderInstances::default(),
     };
     // Parents first: a node's instances come from its parent's call keys.

@@ -1,4 +1,5 @@
-//! `moved` blocks: the addresses they write, and where they carry a resource or module instance.
+//! `moved` blocks: the addresses they write, and where they carry a resource or module instance; and `removed`
+//! blocks, which take instances out of the state (forgotten, or destroyed with `lifecycle { destroy = true }`).
 //!
 //! OpenTofu applies the `moved` blocks of the configuration to the addresses of the prior state before planning
 //! (`internal/refactoring`): a move of a resource (`aws_vpc.a` -> `aws_vpc.b`), of one instance (`aws_vpc.a["x"]`
@@ -127,8 +128,78 @@ fn moved_key(from: &Option<StateKey>, to: &Option<StateKey>, key: &Option<StateK
 /// The `moved` blocks of every module of the root's tree, with the call path of the module that holds each. A
 /// module called from several places has its blocks once per call path.
 pub fn collect_moves(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId) -> Vec<Move> {
-    let files = file_index(db, ws);
     let mut out = Vec::new();
+    each_block(db, ws, tree, root, "moved", |at, b, location| {
+        let address = |name: &str| b.body.attribute(name).and_then(|a| parse_address(&a.value));
+        if let (Some(from), Some(to)) = (address("from"), address("to")) {
+            out.push(Move { at, from, to, location });
+        }
+    });
+    out
+}
+
+/// A `removed` block (OpenTofu 1.7+): the resource or module call it takes out of the state, and whether its
+/// objects are destroyed (`lifecycle { destroy = true }`) or only forgotten (the default: they stay where they are).
+#[derive(Debug, Clone)]
+pub struct Removed {
+    pub at: Vec<SmolStr>,
+    pub from: InstanceAddress,
+    pub destroy: bool,
+    pub location: FileRange,
+}
+
+impl Removed {
+    /// Whether the block takes `address` (a resource instance, or a module instance) out of the state: `from`
+    /// names the resource (every instance of it) or a module call (every instance of it and everything inside).
+    /// A key written in `from` must match; OpenTofu accepts none there, so this is lenient.
+    pub fn covers(&self, address: &InstanceAddress) -> bool {
+        let at = self.at.len();
+        if address.module.len() < at || address.module.iter().zip(&self.at).any(|((call, _), at)| call != at) {
+            return false;
+        }
+        let rest = &address.module[at..];
+        let steps_match = |from: &[ModuleStep], rest: &[ModuleStep]| {
+            from.len() <= rest.len()
+                && from.iter().zip(rest).all(|((fc, fk), (c, k))| fc == c && (fk.is_none() || fk == k))
+        };
+        match (&self.from.resource, &address.resource) {
+            (Some((fty, fname, fkey)), Some((ty, name, key))) => {
+                self.from.module.len() == rest.len()
+                    && steps_match(&self.from.module, rest)
+                    && fty == ty
+                    && fname == name
+                    && (fkey.is_none() || fkey == key)
+            }
+            (Some(_), None) => false,
+            (None, _) => steps_match(&self.from.module, rest),
+        }
+    }
+}
+
+/// The `removed` blocks of every module of the root's tree, like [`collect_moves`].
+pub fn collect_removed(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId) -> Vec<Removed> {
+    let mut out = Vec::new();
+    each_block(db, ws, tree, root, "removed", |at, b, location| {
+        let Some(from) = b.body.attribute("from").and_then(|a| parse_address(&a.value)) else { return };
+        let destroy = b.body.blocks_named("lifecycle").filter_map(|l| l.body.attribute("destroy")).any(|a| {
+            matches!(a.value.unparenthesized().kind, ExprKind::Bool(true))
+                || a.value.as_string_literal().is_some_and(|s| s == "true")
+        });
+        out.push(Removed { at, from, destroy, location });
+    });
+    out
+}
+
+/// Calls `f` with each block of kind `kind` of every module of the root's tree, with the call path of its module.
+fn each_block(
+    db: &dyn Db,
+    ws: Workspace,
+    tree: &ModuleTree,
+    root: NodeId,
+    kind: &str,
+    mut f: impl FnMut(Vec<SmolStr>, &foreach_syntax::ast::Block, FileRange),
+) {
+    let files = file_index(db, ws);
     let mut stack = vec![root];
     while let Some(id) = stack.pop() {
         let node = tree.node(id);
@@ -137,7 +208,7 @@ pub fn collect_moves(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId
             _ => None,
         }));
         let m = module(db, node.dir);
-        for block in m.others.iter().filter(|o| o.kind == "moved") {
+        for block in m.others.iter().filter(|o| o.kind == kind) {
             let Some(file) = files.get(&block.site.file) else { continue };
             let parsed = parse(db, *file);
             let found = parsed.body.structures.iter().find_map(|s| match s {
@@ -145,14 +216,10 @@ pub fn collect_moves(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId
                 _ => None,
             });
             let Some(b) = found else { continue };
-            let address = |name: &str| b.body.attribute(name).and_then(|a| parse_address(&a.value));
-            if let (Some(from), Some(to)) = (address("from"), address("to")) {
-                let at = node.call_path.iter().map(SmolStr::new).collect();
-                out.push(Move { at, from, to, location: block.site.name_location() });
-            }
+            let at = node.call_path.iter().map(SmolStr::new).collect();
+            f(at, b, block.site.name_location());
         }
     }
-    out
 }
 
 /// `module.a["x"].aws_s3_bucket.b[0]`, `module.a`, `aws_vpc.this` as a `moved` block writes them (a traversal, or
@@ -300,6 +367,28 @@ mod tests {
             apply(&out_of_child, &instance(&[("a", None)], "aws_vpc", "v", s("k"))),
             Some(instance(&[], "aws_vpc", "v", s("k")))
         );
+    }
+
+    #[test]
+    fn a_removed_block_covers_every_instance_of_its_resource_or_module_call() {
+        let removed = |at: &[&str], from: &str| Removed {
+            at: at.iter().map(|s| SmolStr::new(*s)).collect(),
+            from: address(from),
+            destroy: false,
+            location: FileRange::new(crate::base::FileId(0), TextRange::default()),
+        };
+        let bucket = removed(&[], "aws_s3_bucket.old");
+        assert!(bucket.covers(&instance(&[], "aws_s3_bucket", "old", s("a"))));
+        assert!(!bucket.covers(&instance(&[], "aws_s3_bucket", "kept", s("a"))));
+        assert!(!bucket.covers(&instance(&[("m", None)], "aws_s3_bucket", "old", None)), "only in the root");
+        let call = removed(&["outer"], "module.site");
+        let inside = instance(&[("outer", Some("k")), ("site", Some("eu")), ("x", None)], "aws_vpc", "v", None);
+        assert!(call.covers(&inside));
+        assert!(call.covers(&InstanceAddress {
+            module: vec![("outer".into(), None), ("site".into(), s("eu"))],
+            resource: None
+        }));
+        assert!(!call.covers(&instance(&[("site", Some("eu"))], "aws_vpc", "v", None)), "only inside module.outer");
     }
 
     #[test]

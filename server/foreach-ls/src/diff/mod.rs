@@ -127,9 +127,8 @@ fn diff(args: &DiffArgs, ordered_vars: &[OrderedVar]) -> Result<ExitStatus, Stri
         DiffFormat::Markdown => render::markdown(&report),
         DiffFormat::Github => render::github(&report),
     };
-    let mut lock = stdout.lock();
-    if lock.write_all(text.as_bytes()).and_then(|_| lock.flush()).is_err() {
-        return Ok(ExitStatus::Usage);
+    if let Err(status) = crate::stdout::print(&text) {
+        return Ok(status);
     }
     Ok(if args.deny_destroy && report.count(Action::Destroy) > 0 { ExitStatus::Diagnostics } else { ExitStatus::Clean })
 }

@@ -68,6 +68,11 @@ fn summary(report: &Report) -> String {
     for a in [Action::Destroy, Action::Create, Action::Move, Action::Rebind] {
         parts.push(format!("{} {}", report.count(a), a.as_str()));
     }
+    // Only when there is one: most changes have no `removed` block.
+    let forget = report.count(Action::Forget);
+    if forget > 0 {
+        parts.push(format!("{forget} forget"));
+    }
     parts.push(format!("{} unknown", report.unknown()));
     let blocking = report.blocking();
     if blocking > 0 {
@@ -162,6 +167,7 @@ pub fn human(report: &Report, color: bool) -> String {
                     Action::Create => paint("32", "create "),
                     Action::Move => paint("36", "move   "),
                     Action::Rebind => paint("33", "rebind "),
+                    Action::Forget => paint("34", "forget "),
                 };
                 let mut line = format!("    {action}  {}", describe(c));
                 if let Some(at) = locate.at(c.location) {
@@ -169,6 +175,12 @@ pub fn human(report: &Report, color: bool) -> String {
                 }
                 if let Some(at) = locate.at(c.moved_by.map(|l| (Side::Current, l))) {
                     line.push_str(&format!("  (moved block {})", at.short()));
+                }
+                if let Some(at) = locate.at(c.removed_by.map(|l| (Side::Current, l))) {
+                    line.push_str(&format!(
+                        "  (removed block {}: leaves the state, the real object stays)",
+                        at.short()
+                    ));
                 }
                 if c.blocking {
                     line.push_str(&format!("  {}", paint("1;31", "BLOCKING")));
@@ -260,6 +272,7 @@ fn change_json(r: &RootReport, c: &Change, locate: &mut Locate<'_>) -> Value {
         "destroy_command": c.blocking.then(|| destroy_command(&c.address)),
         "location": location_json(locate.at(c.location)),
         "moved_by": location_json(locate.at(c.moved_by.map(|l| (Side::Current, l)))),
+        "removed_by": location_json(locate.at(c.removed_by.map(|l| (Side::Current, l)))),
         "inside": c.inside.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
     })
 }
@@ -280,6 +293,7 @@ fn counts_json(changes: &[Change], unknown: usize) -> Value {
         "create": n(Action::Create),
         "move": n(Action::Move),
         "rebind": n(Action::Rebind),
+        "forget": n(Action::Forget),
         "unknown": unknown,
         "blocking": changes.iter().filter(|c| c.blocking).count(),
     })
@@ -347,7 +361,7 @@ pub fn markdown(report: &Report) -> String {
         }
         if !r.diff.changes.is_empty() {
             out.push_str(
-                "| provider instance | destroy | create | move | rebind |\n| --- | ---: | ---: | ---: | ---: |\n",
+                "| provider instance | destroy | create | move | rebind | forget |\n| --- | ---: | ---: | ---: | ---: | ---: |\n",
             );
             for (p, changes) in groups(r) {
                 let n = |a: Action| changes.iter().filter(|c| c.action == a).count();
@@ -357,11 +371,12 @@ pub fn markdown(report: &Report) -> String {
                     (d, false) => d.to_string(),
                 };
                 out.push_str(&format!(
-                    "| `{}` | {destroy} | {} | {} | {} |\n",
+                    "| `{}` | {destroy} | {} | {} | {} | {} |\n",
                     provider_title(r, p).replace('|', "\\|"),
                     n(Action::Create),
                     n(Action::Move),
-                    n(Action::Rebind)
+                    n(Action::Rebind),
+                    n(Action::Forget)
                 ));
             }
         }
@@ -406,7 +421,8 @@ fn capitalise(s: &str) -> String {
 }
 
 /// GitHub workflow commands: an annotation on the line that decides each destroyed instance (an error when it
-/// blocks or `--deny-destroy` is given, else a warning), a notice for each unknown set, and the summary.
+/// blocks or `--deny-destroy` is given, else a warning), a notice for each forgotten instance and each unknown set,
+/// and the summary.
 pub fn github(report: &Report) -> String {
     let mut locate = Locate::new(report);
     let mut out = String::new();
@@ -422,6 +438,16 @@ pub fn github(report: &Report) -> String {
                 ));
             }
             out.push_str(&command(level, locate.at(c.location), &message));
+        }
+        for c in r.diff.changes.iter().filter(|c| c.action == Action::Forget) {
+            let message = format!(
+                "{}: forgets {} (a removed block takes it out of the state; the real object stays)",
+                r.root,
+                describe(c)
+            );
+            // A block the configuration no longer has: the `removed` block is the line to annotate.
+            let at = c.location.or(c.removed_by.map(|l| (Side::Current, l)));
+            out.push_str(&command("notice", locate.at(at), &message));
         }
         for u in &r.diff.unknown {
             let message = format!("{}: the instances of {} are not known: {}", r.root, u.address, u.why);
