@@ -11,7 +11,7 @@ provider "aws" {
 }
 
 ephemeral "random_password" "db" {
-# @0..9 warning[feature-needs-newer-opentofu]: an ephemeral resource (`ephemeral` block) needs OpenTofu 1.11, but the version constraints admit 1.9.0 to 1.10.10
+# @0..9 warning[feature-needs-newer-opentofu]: an ephemeral resource (`ephemeral` block) needs OpenTofu 1.11, but the version constraints also admit 1.9.0 to 1.10.10, where it is missing
 # @0..9 warning[not-in-terraform]: needs Terraform 1.10, but the module's Terraform constraint admits 1.9.0 to 1.9.8
   length = 16
 }

@@ -142,7 +142,7 @@ fn needs_newer_diagnostic(l: Lacking) -> Diagnostic {
         )
     } else {
         format!(
-            "{} needs OpenTofu {}, but the version constraints admit {}",
+            "{} needs OpenTofu {}, but the version constraints also admit {}, where it is missing",
             l.feature.name(),
             since.short(),
             l.releases.describe()
