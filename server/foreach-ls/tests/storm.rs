@@ -587,7 +587,7 @@ fn a_did_change_of_fifty_megabytes() {
     s.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri);
     let rss_before = s.rss_kib();
     let mut figures = Vec::new();
-    for round in 0..2 {
+    for round in 0..4 {
         let start = Instant::now();
         let v = 2 * round + 1;
         s.notify(
@@ -615,22 +615,24 @@ fn a_did_change_of_fifty_megabytes() {
         std::thread::sleep(Duration::from_millis(500));
         figures.push((taken, undone, s.rss_kib()));
     }
+    let mib = |kib: u64| format!("{:.1}", kib as f64 / 1024.0);
     let line = format!(
-        "50 MB didChange, twice: held after {:.1} s and {:.1} s, the next edit's diagnostics after {:.1} s and {:.1} s; \
-         resident memory {:.1} MiB before, {:.1} MiB after the first, {:.1} MiB after the second",
-        figures[0].0.as_secs_f64(),
-        figures[1].0.as_secs_f64(),
-        figures[0].1.as_secs_f64(),
-        figures[1].1.as_secs_f64(),
-        rss_before as f64 / 1024.0,
-        figures[0].2 as f64 / 1024.0,
-        figures[1].2 as f64 / 1024.0,
+        "50 MB didChange, {} times: held after {} s, the next edit's diagnostics after {} s; resident memory {} MiB \
+         before, then {} MiB after each",
+        figures.len(),
+        figures.iter().map(|f| format!("{:.1}", f.0.as_secs_f64())).collect::<Vec<_>>().join(", "),
+        figures.iter().map(|f| format!("{:.1}", f.1.as_secs_f64())).collect::<Vec<_>>().join(", "),
+        mib(rss_before),
+        figures.iter().map(|f| mib(f.2)).collect::<Vec<_>>().join(", "),
     );
     eprintln!("{line}");
     let out = tools::target_dir().join("reliability");
     let _ = std::fs::create_dir_all(&out).and_then(|_| std::fs::write(out.join("fifty-mb.txt"), line.clone() + "\n"));
-    // The buffers that carried the first one are reused for the second: no growth.
-    assert!(figures[1].2 * 10 <= figures[0].2 * 11, "{line}");
+    // No leak: memory levels off. Where the allocator settles after the first pastes varies from run to run (a
+    // second paste measured 219 -> 283 MiB once, and no growth in others), so the last paste is compared with the
+    // highest level before it; a leak of even one copy of the text (50 MB a paste) would exceed the 10%.
+    let settled = figures[..figures.len() - 1].iter().map(|f| f.2).max().unwrap_or(0);
+    assert!(figures.last().unwrap().2 * 10 <= settled * 11, "{line}");
     for (taken, undone, _) in &figures {
         assert!(*taken < Duration::from_secs(20) && *undone < Duration::from_secs(25), "{line}");
     }
