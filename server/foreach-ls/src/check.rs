@@ -2,7 +2,7 @@
 //! the exit status.
 
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 
 use crate::args::{CheckArgs, Format};
 use crate::exit::ExitStatus;
@@ -135,8 +135,7 @@ pub fn run(args: &CheckArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
     let quoted: HashSet<FileId> = findings.iter().flat_map(|f| f.diagnostic.files()).collect();
     let report = report::build(&findings, &host.file_table_of(|id| quoted.contains(&id)), host.file_count(), &cwd);
 
-    let stdout = std::io::stdout();
-    let color = !args.no_color && stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let color = crate::stdout::color_wanted(args.no_color);
     let text = match args.format {
         Format::Human => render::human(&report, color),
         Format::Json => render::json(&report),

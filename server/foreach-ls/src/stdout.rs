@@ -2,7 +2,7 @@
 //! error: the command stops quietly with status 0, as `cat` or `grep` do in a pipeline; any other failure to write
 //! is one, said on standard error (exit 2).
 
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, IsTerminal, Write};
 
 use crate::exit::ExitStatus;
 
@@ -18,4 +18,10 @@ pub fn print(text: &str) -> Result<(), ExitStatus> {
             Err(ExitStatus::Usage)
         }
     }
+}
+
+/// Whether a report on standard output may be coloured: not with `--no-color` (`no_color`), not into a pipe or a
+/// file, not when `NO_COLOR` is set (no-color.org).
+pub fn color_wanted(no_color: bool) -> bool {
+    !no_color && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }

@@ -10,7 +10,7 @@ mod git;
 mod render;
 mod report;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -119,8 +119,7 @@ fn diff(args: &DiffArgs, ordered_vars: &[OrderedVar]) -> Result<ExitStatus, Stri
         }
     };
     let report = Report { against, roots, current_files, base_files, cwd, deny_destroy: args.deny_destroy };
-    let stdout = std::io::stdout();
-    let color = !args.no_color && stdout.is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let color = crate::stdout::color_wanted(args.no_color);
     let text = match args.format {
         DiffFormat::Human => render::human(&report, color),
         DiffFormat::Json => render::json(&report),
