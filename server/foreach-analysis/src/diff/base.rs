@@ -23,6 +23,7 @@ pub fn compare_base(base: &DeclaredRoot, current: &DeclaredRoot) -> RootDiff {
         creates: Vec::new(),
         moved_to: HashSet::new(),
         unknown: HashMap::new(),
+        agreeing: Default::default(),
     };
     for (bi, bn) in base.nodes.iter().enumerate() {
         cmp.node(bi, bn);
@@ -41,6 +42,9 @@ struct Comparison<'a> {
     /// The addresses moves carry base instances to.
     moved_to: HashSet<InstanceAddress>,
     unknown: HashMap<(String, Arc<str>), UnknownSet>,
+    /// Whether two provider uses (by address: each node's are shared by all its module instances) select the same
+    /// provider instance for every key: asked once per pair, not once per module instance.
+    agreeing: rustc_hash::FxHashMap<(usize, usize), bool>,
 }
 
 impl Comparison<'_> {
@@ -145,7 +149,16 @@ impl Comparison<'_> {
             }
             let base_use = bn.providers[bidx].as_deref();
             let current_use = cidx.and_then(|c| cn.providers[c].as_deref());
-            let same_provider = base_use == current_use && path == cpath;
+            // The same provider instance for every key both sides declare: no rebind to look for key by key. (A
+            // side whose provider is not known makes no rebind either: one needs both instances.)
+            let same_provider = path == cpath
+                && match (base_use, current_use) {
+                    (Some(b), Some(c)) => *self
+                        .agreeing
+                        .entry((b as *const _ as usize, c as *const _ as usize))
+                        .or_insert_with(|| b == c || b.agrees_with(c)),
+                    _ => true,
+                };
             if kb == kc && same_provider {
                 continue;
             }

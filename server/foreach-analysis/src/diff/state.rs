@@ -205,7 +205,7 @@ pub(super) fn call_location(current: &DeclaredRoot, path: &[ModuleStep]) -> Opti
     let (last, parent) = path.split_last()?;
     let node = current.node_at(parent.iter().map(|(c, _)| c.as_str()))?;
     let n = &current.nodes[node];
-    let index = n.module.module_calls.iter().position(|c| c.name == last.0.as_str())?;
+    let index = n.call(&last.0)?;
     Some((Side::Current, n.call_location(index)))
 }
 
@@ -222,7 +222,7 @@ pub(super) fn module_provider(root: &DeclaredRoot, path: &[ModuleStep]) -> Optio
     let (last, parent) = path.split_last()?;
     let node = root.node_at(parent.iter().map(|(c, _)| c.as_str()))?;
     let n = &root.nodes[node];
-    let index = n.module.module_calls.iter().position(|c| c.name == last.0.as_str())?;
+    let index = n.call(&last.0)?;
     let parent_path: ModulePath = parent.into();
     n.calls_of[index].provider.as_ref()?.instance(&parent_path, &last.1)
 }

@@ -59,7 +59,7 @@ pub struct DeclaredNode {
     /// The module instances whose keys are known.
     pub instances: Vec<ModulePath>,
     /// By instance path: its index in `instances`.
-    instance_index: HashMap<ModulePath, u32>,
+    instance_index: rustc_hash::FxHashMap<ModulePath, u32>,
     /// Module instances of the parent whose call's keys are not known: the parent's path and why.
     pub unknown: Vec<(ModulePath, Arc<str>)>,
     /// The managed resources with `for_each`, `count` or `enabled`, by index in `module.resources`: their keys.
@@ -70,6 +70,9 @@ pub struct DeclaredNode {
     pub providers: Vec<Option<Arc<ProviderUse>>>,
     /// The module calls, by index in `module.module_calls`.
     pub calls_of: Vec<DeclaredCall>,
+    /// By call name: its index in `module.module_calls` (a root may have a thousand calls, and every module
+    /// instance path is looked up step by step).
+    call_index: rustc_hash::FxHashMap<SmolStr, u32>,
 }
 
 /// A module call of a node: its keys in each instance of the node, and where it leads.
@@ -120,6 +123,11 @@ impl DeclaredNode {
         }
     }
 
+    /// The index in `module.module_calls` of the call named `name`.
+    pub fn call(&self, name: &str) -> Option<usize> {
+        self.call_index.get(name).map(|i| *i as usize)
+    }
+
     /// The index of module instance `path`.
     pub fn instance(&self, path: &[ModuleStep]) -> Option<usize> {
         self.instance_index.get(path).map(|i| *i as usize)
@@ -167,6 +175,7 @@ impl DeclaredRoot {
             keyed: HashMap::new(),
             providers: Vec::new(),
             calls_of: Vec::new(),
+            call_index: Default::default(),
         };
         DeclaredRoot {
             dir,
@@ -182,7 +191,7 @@ impl DeclaredRoot {
         let mut at = 0;
         for call in calls {
             let node = self.nodes.get(at)?;
-            let index = node.module.module_calls.iter().position(|c| c.name == call)?;
+            let index = node.call(call)?;
             at = *node.calls_of.get(index)?.target.as_ref().ok()?;
         }
         Some(at)
@@ -194,7 +203,7 @@ impl DeclaredRoot {
         let mut instance = 0;
         for (depth, (call, key)) in path.iter().enumerate() {
             let n = &self.nodes[node];
-            let Some(ci) = n.module.module_calls.iter().position(|c| c.name == call.as_str()) else {
+            let Some(ci) = n.call(call) else {
                 return Found::Not { depth };
             };
             let c = &n.calls_of[ci];
@@ -287,6 +296,14 @@ pub fn declared_root(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId
             keyed: HashMap::new(),
             providers: Vec::new(),
             calls_of: Vec::new(),
+            // The first of two calls of one name, as a linear search finds it (a duplicate is an error elsewhere).
+            call_index: m
+                .module_calls
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, c)| (SmolStr::new(&c.name), i as u32))
+                .collect(),
         };
         if *crate::module_eval::has_instances(db, ws, id) {
             out.providers.add(db, ws, id, &node.calls, &m);
@@ -295,7 +312,7 @@ pub fn declared_root(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId
         let qualified = |own: String| if prefix.is_empty() { own } else { format!("{prefix}.{own}") };
         for (i, r) in m.resources.iter().enumerate() {
             let managed = r.mode == ResourceMode::Managed;
-            let provider = if managed { resolver.block(id, &m, &RefOwner::Resource(i)).map(Arc::new) } else { None };
+            let provider = if managed { resolver.block(id, &m, &RefOwner::Resource(i)) } else { None };
             node.providers.push(provider);
             let meta = Meta { for_each: r.for_each(), count: r.count(), enabled: r.enabled() };
             if !managed || meta.is_empty() {
@@ -321,7 +338,7 @@ pub fn declared_root(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId
                 }
                 _ => Err(Arc::from(format!("module `{}` is not loaded here", qualified(format!("module.{}", c.name))))),
             };
-            let provider = resolver.block(id, &m, &RefOwner::ModuleCall(i, String::new())).map(Arc::new);
+            let provider = resolver.block(id, &m, &RefOwner::ModuleCall(i, String::new()));
             node.calls_of.push(DeclaredCall { keys, target, provider });
         }
         out.nodes.push(node);

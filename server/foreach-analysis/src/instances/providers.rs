@@ -116,6 +116,37 @@ impl ProviderUse {
         };
         Some(ProviderInstance { config: self.config.clone(), key })
     }
+
+    /// Whether `self` and `other` give every instance key that both select for the same provider instance (in the
+    /// same module instance): the same configuration, selected by the same block, and the same provider key for
+    /// every block instance both list. Keys only one side lists select nothing on the other (not a rebind). Lets a
+    /// comparison skip the instance-by-instance check when a `for_each` only gained or lost keys.
+    pub fn agrees_with(&self, other: &ProviderUse) -> bool {
+        if !self.config.same(&other.config) {
+            return false;
+        }
+        match (&self.keys, &other.keys) {
+            (KeySelection::Single, KeySelection::Single) | (KeySelection::Unknown, KeySelection::Unknown) => true,
+            (KeySelection::ByInstance { from: a, keys: ka }, KeySelection::ByInstance { from: b, keys: kb }) => {
+                if a != b {
+                    return false;
+                }
+                // The first entry of a label is the one `instance` finds.
+                let theirs = first_selections(kb);
+                first_selections(ka).into_iter().all(|(label, key)| theirs.get(&label).is_none_or(|k| *k == key))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// Each block instance label's selected provider key, as [`ProviderUse::instance`] finds it (the first entry).
+fn first_selections(keys: &[SelectedKey]) -> HashMap<Option<&str>, Option<&str>> {
+    let mut out = HashMap::with_capacity(keys.len());
+    for k in keys {
+        out.entry(k.instance.as_deref()).or_insert(k.key.as_deref());
+    }
+    out
 }
 
 /// Whether `label` is how `SelectedKey::instance` writes the block instance key `key` (`providers/expand.rs`):
@@ -215,7 +246,8 @@ pub(crate) struct Resolver<'a> {
     db: &'a dyn Db,
     ws: Workspace,
     tree: &'a ModuleTree,
-    implied: HashMap<(NodeId, String), Option<ProviderUse>>,
+    /// Shared by every block of the node that inherits the provider, so comparisons can tell them equal by address.
+    implied: HashMap<(NodeId, String), Option<Arc<ProviderUse>>>,
 }
 
 impl<'a> Resolver<'a> {
@@ -224,7 +256,7 @@ impl<'a> Resolver<'a> {
     }
 
     /// The provider the block `owner` of `node` uses; `None` when its reference is malformed (reported elsewhere).
-    pub(crate) fn block(&mut self, node: NodeId, m: &Module, owner: &RefOwner) -> Option<ProviderUse> {
+    pub(crate) fn block(&mut self, node: NodeId, m: &Module, owner: &RefOwner) -> Option<Arc<ProviderUse>> {
         let values = instance_values(self.db, self.ws, node);
         // A module call's provider: the first entry of its `providers` map.
         let explicit = values.providers.uses.iter().find(|u| match (&u.owner, owner) {
@@ -234,14 +266,16 @@ impl<'a> Resolver<'a> {
         match (explicit, owner) {
             (Some(u), _) => {
                 let (name, alias) = split(&u.config);
-                Some(self.resolved(resolve(self.db, self.ws, self.tree, node, &name, alias.as_deref(), u.keys.clone())))
+                let r = resolve(self.db, self.ws, self.tree, node, &name, alias.as_deref(), u.keys.clone());
+                Some(Arc::new(self.resolved(r)))
             }
             (None, RefOwner::Resource(i)) if m.resources[*i].provider().is_none() => {
                 let name = implied_provider(&m.resources[*i].ty).to_string();
                 if let Some(u) = self.implied.get(&(node, name.clone())) {
                     return u.clone();
                 }
-                let u = Some(self.resolved(resolve(self.db, self.ws, self.tree, node, &name, None, Vec::new())));
+                let u =
+                    Some(Arc::new(self.resolved(resolve(self.db, self.ws, self.tree, node, &name, None, Vec::new()))));
                 self.implied.insert((node, name), u.clone());
                 u
             }
@@ -284,6 +318,38 @@ fn split(config: &str) -> (String, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn by_instance(alias: &str, pairs: &[(&str, &str)]) -> ProviderUse {
+        let config = ProviderConfig {
+            module: Vec::new(),
+            ty: "hashicorp/aws".into(),
+            alias: Some(alias.into()),
+            local: "aws".into(),
+        };
+        let keys: Vec<SelectedKey> = pairs
+            .iter()
+            .map(|(i, k)| SelectedKey { instance: Some(format!("[\"{i}\"]")), key: Some(k.to_string()) })
+            .collect();
+        ProviderUse { config: Arc::new(config), keys: KeySelection::ByInstance { from: None, keys: keys.into() } }
+    }
+
+    #[test]
+    fn uses_agree_when_every_shared_key_selects_the_same_instance() {
+        let base = by_instance("r", &[("eu", "eu"), ("us", "us"), ("ap", "ap")]);
+        // A key dropped (or added): the others keep their provider instance.
+        assert!(base.agrees_with(&by_instance("r", &[("eu", "eu"), ("us", "us")])));
+        assert!(by_instance("r", &[("eu", "eu")]).agrees_with(&base));
+        // A kept key that now selects another provider instance is a rebind.
+        assert!(!base.agrees_with(&by_instance("r", &[("eu", "euw1"), ("us", "us")])));
+        // Another configuration.
+        assert!(!base.agrees_with(&by_instance("other", &[("eu", "eu"), ("us", "us"), ("ap", "ap")])));
+        // Of a label listed twice, the first entry is the one `instance` finds.
+        let twice = by_instance("r", &[("eu", "eu"), ("eu", "x")]);
+        assert!(twice.agrees_with(&by_instance("r", &[("eu", "eu")])));
+        assert!(by_instance("r", &[("eu", "eu")]).agrees_with(&twice));
+        let eu = Some(StateKey::Str("eu".into()));
+        assert_eq!(twice.instance(&[], &eu).and_then(|p| p.key), eu);
+    }
 
     #[test]
     fn labels_match_the_keys_expand_writes() {

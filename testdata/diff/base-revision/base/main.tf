@@ -36,3 +36,13 @@ data "aws_s3_objects" "inventory" {
 resource "aws_s3_bucket" "inventory" {
   for_each = toset(data.aws_s3_objects.inventory.keys)
 }
+
+# Each region's roles live in a home region; the change moves us's home to ap (a rebind of the kept key "us").
+locals {
+  home = { eu = "eu", us = "us" }
+}
+
+resource "aws_iam_role" "home" {
+  for_each = var.regions
+  provider = aws.by_region[local.home[each.key]]
+}
