@@ -2,7 +2,9 @@
 //! not in state · 2 would be destroyed`, with the instances for the lens's command to list. It is the comparison
 //! `foreach-ls diff` makes against the state (`foreach_analysis::diff`), over every root whose module tree holds the
 //! file and that has a readable state. Nothing when no state is found, and nothing on a block whose instances are
-//! not known statically (unknown is never guessed).
+//! not known statically (unknown is never guessed). The expansion and the comparison are one query per root
+//! ([`root_counts`]), so the lens and inlay-hint requests that follow every scroll reuse them until something they
+//! read changes.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
