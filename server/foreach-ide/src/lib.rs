@@ -65,7 +65,7 @@ pub use document_links::{DocumentLink, LinkTarget};
 pub use folding::{Fold, FoldKind};
 pub use highlight::Highlight;
 pub use inlay_hints::InlayHint;
-pub use instance_lens::InstanceLens;
+pub use instance_lens::{InstanceLens, count_lens_computations, lens_computations};
 pub use migrate_action::Refactor;
 pub use rename::{RenameError, RootVariable};
 pub use results::{CompletionItem, CompletionKind, CompletionList, HoverResult, NavigationTarget};

@@ -29,6 +29,11 @@ impl Backend {
     ) -> Result<Option<crate::test_hooks::DocumentText>> {
         crate::test_hooks::document_text(self.state.test_hooks, &self.state.docs, p)
     }
+
+    /// `foreach-ls/lensComputations`, a test-only request (`test_hooks.rs`).
+    pub async fn lens_computations(&self, p: crate::test_hooks::LensComputationsParams) -> Result<usize> {
+        crate::test_hooks::lens_computations(self.state.test_hooks, p)
+    }
 }
 
 impl LanguageServer for Backend {

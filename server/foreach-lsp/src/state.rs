@@ -163,6 +163,7 @@ impl State {
     }
 
     pub fn with_test_hooks(client: Client, test_hooks: bool) -> State {
+        crate::test_hooks::start_counting(test_hooks);
         State {
             client,
             docs: Documents::default(),

@@ -9,7 +9,10 @@
 //! - a `didChange` that leaves [`LATE_SYNC_MARKER`] in a document reaches the analysis [`LATE_SYNC`] late, as on a
 //!   loaded machine, to test that a request sent after it still answers from the new text;
 //! - indexing a workspace folder that holds a file named [`SLOW_INDEX_MARKER`] takes [`SLOW`] longer, to test
-//!   what the server does while a big workspace is still being indexed.
+//!   what the server does while a big workspace is still being indexed;
+//! - the custom request `foreach-ls/lensComputations` answers how many times the instance lenses of a root module
+//!   were computed (`foreach_ide::lens_computations`), so a test can check that a request without a change in
+//!   between reuses the previous answer.
 //!
 //! Without the hooks the request answers `MethodNotFound` and the markers are ordinary text.
 
@@ -22,6 +25,7 @@ use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 use crate::documents::Documents;
 
 pub const DOCUMENT_TEXT: &str = "foreach-ls/documentText";
+pub const LENS_COMPUTATIONS: &str = "foreach-ls/lensComputations";
 pub const PANIC_MARKER: &str = "__foreach_ls_test_panic__";
 pub const SLOW_MARKER: &str = "__foreach_ls_test_slow__";
 pub const SLOW_INDEX_MARKER: &str = ".foreach-ls-test-slow-index";
@@ -51,6 +55,28 @@ pub fn document_text(enabled: bool, docs: &Documents, p: DocumentTextParams) -> 
     }
     let uri = &p.text_document.uri;
     Ok(docs.text(uri).zip(docs.version(uri)).map(|(text, version)| DocumentText { text: text.to_string(), version }))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LensComputationsParams {
+    /// The root module's directory.
+    pub root: Uri,
+}
+
+/// Turns on the counting of lens computations (for the whole process: the counts are kept by root directory, so
+/// servers of tests running side by side in other directories do not disturb each other).
+pub fn start_counting(enabled: bool) {
+    if enabled {
+        foreach_ide::count_lens_computations();
+    }
+}
+
+pub fn lens_computations(enabled: bool, p: LensComputationsParams) -> Result<usize> {
+    if !enabled {
+        return Err(Error::method_not_found());
+    }
+    let root = crate::convert::uri_to_path(&p.root).ok_or_else(|| Error::invalid_params("not a file URI"))?;
+    Ok(foreach_ide::lens_computations(&root))
 }
 
 /// What a position request on `uri` must do before answering, decided on the async side (the document store is

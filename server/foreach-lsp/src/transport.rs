@@ -76,6 +76,7 @@ where
         Backend::with_state(state)
     })
     .custom_method(crate::test_hooks::DOCUMENT_TEXT, Backend::document_text)
+    .custom_method(crate::test_hooks::LENS_COMPUTATIONS, Backend::lens_computations)
     .finish();
     let server = tokio::spawn(Server::new(server_in, server_out, socket).serve(service));
 

@@ -282,3 +282,109 @@ async fn no_state_no_code_lens() {
     assert_eq!(lenses, json!([]), "{lenses}");
     c.shutdown().await;
 }
+
+/// A state holding the instances of bucket `b` with these keys.
+fn bucket_state(keys: &[&str]) -> String {
+    let instances: Vec<String> = keys
+        .iter()
+        .map(|k| {
+            format!(r#"{{"index_key": "{k}", "attributes": {{}}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}}"#)
+        })
+        .collect();
+    format!(
+        r#"{{"version": 4, "serial": 1, "lineage": "l", "resources": [
+      {{"mode": "managed", "type": "aws_s3_bucket", "name": "b", "instances": [{}]}}]}}"#,
+        instances.join(", ")
+    )
+}
+
+/// A `for_each` over `keys`, and an undeclared variable whose finding says the workspace is loaded.
+fn bucket_config(keys: &str) -> String {
+    format!(
+        "resource \"aws_s3_bucket\" \"b\" {{\n  for_each = toset({keys})\n}}\n\noutput \"o\" {{\n  value = var.nope\n}}\n"
+    )
+}
+
+/// A client with code lenses, file watchers and the test hooks (`foreach-ls/lensComputations`).
+async fn start_counting(folder: &std::path::Path) -> TestClient {
+    let mut c = TestClient::start_with_hooks();
+    let mut capabilities = watching();
+    capabilities["textDocument"] = json!({"codeLens": {}});
+    c.request(
+        "initialize",
+        json!({"processId": null, "capabilities": capabilities, "initializationOptions": {},
+               "workspaceFolders": [{"uri": uri(folder), "name": "ws"}]}),
+    )
+    .await;
+    c.notify("initialized", json!({})).await;
+    c
+}
+
+async fn lens_titles(c: &mut TestClient, main: &str) -> Vec<String> {
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main}})).await;
+    lenses.as_array().into_iter().flatten().map(|l| l["command"]["title"].as_str().unwrap_or("").to_string()).collect()
+}
+
+/// The lenses of `main` once their titles are `expected` (a file event reaches the analysis a little later).
+async fn lenses_become(c: &mut TestClient, main: &str, expected: &[&str]) {
+    let mut titles = Vec::new();
+    for _ in 0..100 {
+        titles = lens_titles(c, main).await;
+        if titles == expected {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the lenses stayed {titles:?}, expected {expected:?}");
+}
+
+async fn computations(c: &mut TestClient, root: &std::path::Path) -> u64 {
+    let n = c.request("foreach-ls/lensComputations", json!({"root": uri(root)})).await;
+    n.as_u64().unwrap_or_else(|| panic!("a count: {n}"))
+}
+
+/// The editor asks for the lenses again after every scroll: without a change in between, the root's instances are
+/// not expanded and compared with the state again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_code_lens_request_without_a_change_reuses_the_first_ones_instances() {
+    let ws =
+        workspace(&[("main.tf", &bucket_config(r#"["a", "c"]"#)), ("terraform.tfstate", &bucket_state(&["a", "b"]))]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = start_counting(&root).await;
+    c.diagnostics_for(&main, |d| !d.is_empty()).await;
+    assert_eq!(lens_titles(&mut c, &main).await, ["2 instances · 1 not in state · 1 would be destroyed"]);
+    let first = computations(&mut c, &root).await;
+    assert!(first >= 1, "the first request computes the lenses");
+    assert_eq!(lens_titles(&mut c, &main).await, ["2 instances · 1 not in state · 1 would be destroyed"]);
+    assert_eq!(computations(&mut c, &root).await, first, "the second request computed the instances again");
+    c.shutdown().await;
+}
+
+/// The reused answer goes when what it was computed from changes: an edit of the `for_each`, then the state file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_code_lens_follows_an_edit_of_the_for_each_and_a_new_state() {
+    let ws =
+        workspace(&[("main.tf", &bucket_config(r#"["a", "c"]"#)), ("terraform.tfstate", &bucket_state(&["a", "b"]))]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = start_counting(&root).await;
+    registration(&mut c, "foreach-ls/watch").await;
+    c.diagnostics_for(&main, |d| !d.is_empty()).await;
+    c.open(&main, &bucket_config(r#"["a", "c"]"#)).await;
+    assert_eq!(lens_titles(&mut c, &main).await, ["2 instances · 1 not in state · 1 would be destroyed"]);
+
+    let edited = bucket_config(r#"["a", "b", "c", "d"]"#);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": main, "version": 1}, "contentChanges": [{"text": edited}]}),
+    )
+    .await;
+    assert_eq!(lens_titles(&mut c, &main).await, ["4 instances · 2 not in state"]);
+
+    let state_file = root.join("terraform.tfstate");
+    std::fs::write(&state_file, bucket_state(&["a"])).unwrap();
+    file_event(&mut c, &state_file, 2).await;
+    lenses_become(&mut c, &main, &["4 instances · 3 not in state"]).await;
+    c.shutdown().await;
+}

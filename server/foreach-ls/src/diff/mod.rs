@@ -7,6 +7,7 @@
 //! base declares with the same values, and compares the two (`foreach_analysis::diff`). `render.rs` prints it.
 
 mod git;
+mod lines;
 mod render;
 mod report;
 

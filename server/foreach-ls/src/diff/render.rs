@@ -1,14 +1,16 @@
 //! The output formats of `diff`: a human summary and the changes grouped by provider instance, JSON (the schema in
 //! `docs/diff.md`), a Markdown pull-request comment and GitHub workflow annotations.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use foreach_analysis::base::FileRange;
+use foreach_analysis::base::{FileId, FileRange};
 use foreach_analysis::diff::{Action, Change, Side, UnknownSet};
 use foreach_analysis::instances::moves::InstanceAddress;
 use foreach_analysis::instances::providers::ProviderInstance;
+use foreach_analysis::paths::parent;
 use serde_json::{Value, json};
 
+use super::lines::LineMap;
 use super::report::{Against, Report, RootReport};
 use crate::report::Locator;
 
@@ -424,34 +426,42 @@ fn capitalise(s: &str) -> String {
 /// blocks or `--deny-destroy` is given, else a warning), a notice for each forgotten instance and each unknown set,
 /// and the summary.
 pub fn github(report: &Report) -> String {
-    let mut locate = Locate::new(report);
+    let mut places = Places::new(report);
     let mut out = String::new();
     for r in &report.roots {
         for c in r.diff.changes.iter().filter(|c| c.action == Action::Destroy) {
             let level = if c.blocking || report.deny_destroy { "error" } else { "warning" };
             let through = c.provider.as_ref().map(|p| format!(" through {}", p.name())).unwrap_or_default();
-            let mut message = format!("{}: destroys {}{through}", r.root, describe(c));
+            let place = places.of(c.location);
+            let mut message = format!("{}: destroys {}{through}{}", r.root, describe(c), place.note());
             if c.blocking {
                 message.push_str(&format!(
                     "; its provider instance is gone too, so `tofu plan` fails: first run {}",
                     destroy_command(&c.address)
                 ));
             }
-            out.push_str(&command(level, locate.at(c.location), &message));
+            out.push_str(&command(level, place, &message));
         }
         for c in r.diff.changes.iter().filter(|c| c.action == Action::Forget) {
-            let message = format!(
-                "{}: forgets {} (a removed block takes it out of the state; the real object stays)",
-                r.root,
-                describe(c)
-            );
             // A block the configuration no longer has: the `removed` block is the line to annotate.
-            let at = c.location.or(c.removed_by.map(|l| (Side::Current, l)));
-            out.push_str(&command("notice", locate.at(at), &message));
+            let at = match c.location {
+                Some((Side::Current, _)) => c.location,
+                _ => c.removed_by.map(|l| (Side::Current, l)).or(c.location),
+            };
+            let place = places.of(at);
+            let message = format!(
+                "{}: forgets {}{} (a removed block takes it out of the state; the real object stays)",
+                r.root,
+                describe(c),
+                place.note()
+            );
+            out.push_str(&command("notice", place, &message));
         }
         for u in &r.diff.unknown {
-            let message = format!("{}: the instances of {} are not known: {}", r.root, u.address, u.why);
-            out.push_str(&command("notice", locate.at(u.location), &message));
+            let place = places.of(u.location);
+            let message =
+                format!("{}: the instances of {} are not known: {}{}", r.root, u.address, u.why, place.note());
+            out.push_str(&command("notice", place, &message));
         }
     }
     out.push_str(&format!(
@@ -461,18 +471,72 @@ pub fn github(report: &Report) -> String {
     out
 }
 
-fn command(level: &str, at: Option<At>, message: &str) -> String {
-    match at {
-        // A location on the base side has no line in the checked-out files.
-        Some(at) if at.side == Side::Current => format!(
-            "::{level} file={},line={},col={},title=foreach-ls diff::{}\n",
-            escape_property(&at.path),
-            at.line,
-            at.column,
-            escape(message)
-        ),
-        _ => format!("::{level} title=foreach-ls diff::{}\n", escape(message)),
+/// Where an annotation goes in the checked-out files (GitHub shows annotations on those only).
+#[derive(Default)]
+struct Place {
+    /// The file, relative to the current directory, and the line and column in it when known.
+    file: Option<(String, Option<u32>, Option<u32>)>,
+    /// Where the block was, when the annotation cannot be on its file: the file the change deletes.
+    deleted_file: Option<String>,
+}
+
+impl Place {
+    /// ` (it was in old.tf, a file the change deletes)`, or nothing.
+    fn note(&self) -> String {
+        self.deleted_file.as_ref().map(|f| format!(" (it was in {f}, a file the change deletes)")).unwrap_or_default()
     }
+}
+
+/// Places of both sides' locations in the checked-out files.
+struct Places<'a> {
+    report: &'a Report,
+    locate: Locate<'a>,
+    /// The current files by absolute path: the base's files have the paths they would have in the checkout.
+    current: HashMap<&'a str, FileId>,
+    /// By base file: its lines matched with the current file of the same path.
+    maps: HashMap<FileId, LineMap>,
+}
+
+impl<'a> Places<'a> {
+    fn new(report: &'a Report) -> Places<'a> {
+        let current = report.current_files.iter().map(|(id, (path, _))| (path.as_str(), *id)).collect();
+        Places { report, locate: Locate::new(report), current, maps: HashMap::new() }
+    }
+
+    fn of(&mut self, location: Option<(Side, FileRange)>) -> Place {
+        let Some(at) = self.locate.at(location) else { return Place::default() };
+        let Some((Side::Base, range)) = location else {
+            return Place { file: Some((at.path, Some(at.line), Some(at.column))), deleted_file: None };
+        };
+        let Some((base_path, base_text)) = self.report.base_files.get(&range.file) else { return Place::default() };
+        // A block the change deleted from a file that is still there: the line where it was.
+        if let Some(current) = self.current.get(base_path.as_str()) {
+            let current_text = self.report.current_files[current].1.text();
+            let map = self.maps.entry(range.file).or_insert_with(|| LineMap::new(&base_text.text(), &current_text));
+            return Place { file: Some((at.path, Some(map.current_line(at.line)), None)), deleted_file: None };
+        }
+        // The file is gone too: the first file left in its directory, without a line, saying where it was.
+        let dir = parent(base_path);
+        let left = self.current.keys().filter(|p| parent(p) == dir).min();
+        Place {
+            file: left.map(|p| (crate::report::relative(p, &self.report.cwd), None, None)),
+            deleted_file: Some(at.path),
+        }
+    }
+}
+
+fn command(level: &str, place: Place, message: &str) -> String {
+    let mut properties = String::new();
+    if let Some((path, line, column)) = &place.file {
+        properties.push_str(&format!("file={},", escape_property(path)));
+        if let Some(line) = line {
+            properties.push_str(&format!("line={line},"));
+        }
+        if let Some(column) = column {
+            properties.push_str(&format!("col={column},"));
+        }
+    }
+    format!("::{level} {properties}title=foreach-ls diff::{}\n", escape(message))
 }
 
 /// GitHub's escaping of a workflow command's message.
