@@ -13,6 +13,7 @@ use foreach_analysis::base::{FileId, FileRange};
 use foreach_analysis::db::{Db, Workspace};
 use foreach_analysis::diff::{Action, Side, compare_state};
 use foreach_analysis::instances::declared_root;
+use foreach_analysis::instances::moves::InstanceAddress;
 use foreach_analysis::state::RootState;
 use foreach_analysis::tree::{CallTarget, ModuleTree, NodeId, module_tree};
 use foreach_syntax::TextRange;
@@ -102,7 +103,7 @@ fn root_counts(db: &dyn Db, ws: Workspace, root: NodeId) -> Arc<RootCounts> {
         return Arc::new(RootCounts::new());
     };
     let mut by_range = RootCounts::new();
-    let declared = declared_root(db, ws, &tree, root);
+    let declared = Arc::new(declared_root(db, ws, &tree, root));
     for node in &declared.nodes {
         for (index, r) in node.managed() {
             let Some(arg) = r.for_each().or(r.count()) else { continue };
@@ -137,6 +138,20 @@ fn root_counts(db: &dyn Db, ws: Workspace, root: NodeId) -> Arc<RootCounts> {
     }
     let diff = compare_state(bindings, &declared);
     for change in &diff.changes {
+        // Each instance of the blocks the state has none of counts at the line of its own block.
+        if let Some(set) = change.declared.as_ref().filter(|_| change.is_blocks()) {
+            set.visit(|node, index, path, instance_key| {
+                if let Some(c) = by_range.get_mut(&key(node.resource_location(index))) {
+                    let r = &node.module.resources[index];
+                    let address = InstanceAddress {
+                        module: path.to_vec(),
+                        resource: Some((r.ty.as_str().into(), r.name.as_str().into(), instance_key)),
+                    };
+                    c.created.push(address.to_string());
+                }
+            });
+            continue;
+        }
         let Some((Side::Current, at)) = change.location else { continue };
         let Some(c) = by_range.get_mut(&key(at)) else { continue };
         match change.action {

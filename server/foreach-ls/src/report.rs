@@ -76,24 +76,33 @@ pub struct Report {
 pub struct Locator<'a> {
     files: &'a FileTable,
     cwd: &'a Path,
-    indexes: HashMap<FileId, (Arc<str>, LineIndex)>,
+    /// Each located file's text (unless `keep_texts` is off), length and line index.
+    indexes: HashMap<FileId, (Option<Arc<str>>, TextSize, LineIndex)>,
+    keep_texts: bool,
 }
 
 impl<'a> Locator<'a> {
     pub fn new(files: &'a FileTable, cwd: &'a Path) -> Locator<'a> {
-        Locator { files, cwd, indexes: HashMap::new() }
+        Locator { files, cwd, indexes: HashMap::new(), keep_texts: true }
+    }
+
+    /// A locator that keeps only the line indexes, for output that quotes no text (`diff` locates a change in
+    /// every file of a large workspace: keeping their texts doubled its memory).
+    pub fn without_texts(files: &'a FileTable, cwd: &'a Path) -> Locator<'a> {
+        Locator { keep_texts: false, ..Locator::new(files, cwd) }
     }
 
     pub fn span(&mut self, location: FileRange) -> Span {
         let file = location.file;
         let path = self.files.get(&file).map_or("<unknown>", |(p, _)| p.as_str());
-        let (text, index) = self.indexes.entry(file).or_insert_with(|| {
+        let keep = self.keep_texts;
+        let (_, len, index) = self.indexes.entry(file).or_insert_with(|| {
             let text = self.files.get(&file).map_or_else(|| Arc::from(""), |(_, t)| t.text());
             let index = LineIndex::new(&text);
-            (text, index)
+            (keep.then(|| text.clone()), TextSize::of(&*text), index)
         });
         let pos = |offset: TextSize| {
-            let offset = offset.min(TextSize::of(&**text));
+            let offset = offset.min(*len);
             let lc = index.line_col(offset, ColumnEncoding::Char);
             Pos { line: lc.line + 1, column: lc.col + 1, offset: offset.into() }
         };
@@ -107,7 +116,7 @@ impl<'a> Locator<'a> {
 
     /// The text of a file that [`Locator::span`] has located something in.
     pub fn text(&self, file: FileId) -> Option<Arc<str>> {
-        self.indexes.get(&file).map(|(t, _)| t.clone())
+        self.indexes.get(&file).and_then(|(t, _, _)| t.clone())
     }
 }
 

@@ -240,6 +240,28 @@ async fn a_code_lens_counts_what_differs_from_the_state_and_its_command_lists_it
     c.shutdown().await;
 }
 
+/// A block the state has none of, among more than ten such instances of its module instance (the diff keeps them as
+/// one set, `declared_set.rs`): its `count` line still counts each of its own instances as not in the state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_code_lens_counts_each_instance_of_blocks_created_together() {
+    let config = "resource \"aws_vpc\" \"keep\" {\n}\n\nresource \"aws_s3_bucket\" \"logs\" {\n  count = 12\n}\n\n\
+                  output \"o\" {\n  value = var.nope\n}\n";
+    let state = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
+      {"mode": "managed", "type": "aws_vpc", "name": "keep", "instances": [
+        {"attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}]}]}"#;
+    let ws = workspace(&[("main.tf", config), ("terraform.tfstate", state)]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = start(&root, json!({})).await;
+    c.diagnostics_for(&main, |d| !d.is_empty()).await;
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main}})).await;
+    let lenses = lenses.as_array().cloned().unwrap_or_default();
+    assert_eq!(lenses.len(), 1, "{lenses:?}");
+    assert_eq!(lenses[0]["range"]["start"], json!({"line": 4, "character": 2}));
+    assert_eq!(lenses[0]["command"]["title"], "12 instances · 12 not in state", "{lenses:?}");
+    c.shutdown().await;
+}
+
 /// A client without code lenses gets the lens as an inlay hint at the end of the `for_each`; one with code lenses
 /// does not get it twice.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

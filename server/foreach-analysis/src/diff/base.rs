@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use super::changes::{Action, Change, InsideProviders, RootDiff, Side, UnknownSet, block_address};
+use super::declared_set::{Covered, DeclaredSet, LISTED};
 use super::state::{call_location, module_provider};
 use crate::instances::keys::Keys;
 use crate::instances::moves::{InstanceAddress, follow};
@@ -14,7 +15,7 @@ use crate::instances::{DeclaredNode, DeclaredRoot, Found};
 use crate::state::{ModuleStep, StateKey};
 
 /// What changing the configuration from `base` to `current` does to the root's instances.
-pub fn compare_base(base: &DeclaredRoot, current: &DeclaredRoot) -> RootDiff {
+pub fn compare_base(base: &DeclaredRoot, current: &Arc<DeclaredRoot>) -> RootDiff {
     let mut cmp = Comparison {
         base,
         current,
@@ -33,7 +34,7 @@ pub fn compare_base(base: &DeclaredRoot, current: &DeclaredRoot) -> RootDiff {
 
 struct Comparison<'a> {
     base: &'a DeclaredRoot,
-    current: &'a DeclaredRoot,
+    current: &'a Arc<DeclaredRoot>,
     out: RootDiff,
     /// The current module instances a base one maps to: (node, instance).
     matched: HashSet<(usize, usize)>,
@@ -269,6 +270,8 @@ impl Comparison<'_> {
         // Current module instances no base one maps to: created with everything inside them.
         let mut new_modules: BTreeMap<Vec<ModuleStep>, Change> = BTreeMap::new();
         let mut inside = InsideProviders::default();
+        // New module instances whose resource instances are kept as a set (`declared_set.rs`).
+        let mut as_sets: HashSet<Vec<ModuleStep>> = HashSet::new();
         for (ci, cn) in self.current.nodes.iter().enumerate() {
             // A call whose instances are not known on the current side (on the base side too, or new).
             for (path, why) in &cn.unknown {
@@ -291,6 +294,30 @@ impl Comparison<'_> {
                         .is_none_or(|at| !self.matched.contains(&at))
                 });
                 let Some(d) = outer else { continue };
+                let in_set = as_sets.contains(&path[..d]);
+                if d == path.len() && !in_set {
+                    let set = DeclaredSet::new(self.current, Covered::Under { node: ci, path: path.clone() });
+                    // A move into the new module instance takes that instance out of it: listed one by one then.
+                    if set.len() > LISTED && !moved_to.iter().any(|a| a.module.starts_with(path)) {
+                        let mut c =
+                            Change::new(Action::Create, InstanceAddress { module: path.to_vec(), resource: None });
+                        c.provider = module_provider(self.current, path).or_else(|| set.provider());
+                        c.location = call_location(self.current, path);
+                        c.declared = Some(set);
+                        self.out.changes.push(c);
+                        as_sets.insert(path.to_vec());
+                    }
+                }
+                if in_set || as_sets.contains(path.as_ref()) {
+                    for (index, r) in cn.managed() {
+                        if let Keys::Unknown(why) = cn.resource_keys(index, ii) {
+                            let block = block_address(path, &format!("{}.{}", r.ty, r.name));
+                            let location = Some((Side::Current, cn.resource_location(index)));
+                            self.unknown_set(block, why.clone(), location, Vec::new());
+                        }
+                    }
+                    continue;
+                }
                 let prefix = path[..d].to_vec();
                 let change = new_modules.entry(prefix.clone()).or_insert_with(|| {
                     let mut c = Change::new(Action::Create, InstanceAddress { module: prefix.clone(), resource: None });

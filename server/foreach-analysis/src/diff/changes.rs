@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::declared_set::{Covered, DeclaredSet};
 use crate::base::FileRange;
 use crate::instances::moves::{InstanceAddress, Removed};
 use crate::instances::providers::ProviderInstance;
@@ -55,6 +56,10 @@ pub struct Change {
     pub blocking: bool,
     /// A module instance's resource instances, destroyed or created with it (in address order).
     pub inside: Vec<InstanceAddress>,
+    /// Declared instances kept by reference (`declared_set.rs`): the resource instances inside a new module
+    /// instance (instead of `inside`), or, with a module instance as `address`, the instances of its blocks that
+    /// the other side lacks, each a create of its own.
+    pub declared: Option<DeclaredSet>,
     /// The `moved` block that carries a move.
     pub moved_by: Option<FileRange>,
     /// The `removed` block that makes a destroy a forget.
@@ -62,6 +67,46 @@ pub struct Change {
 }
 
 impl Change {
+    /// How many instance changes it stands for: one, or each instance of a set of blocks.
+    pub fn weight(&self) -> usize {
+        match &self.declared {
+            Some(set) if self.is_blocks() => set.len(),
+            _ => 1,
+        }
+    }
+
+    /// Whether it stands for the instances of some blocks of a module instance (`declared`, a
+    /// [`Covered::Blocks`] set), not for the module instance.
+    pub fn is_blocks(&self) -> bool {
+        self.declared.as_ref().is_some_and(|s| matches!(s.covered(), Covered::Blocks { .. }))
+    }
+
+    /// How many resource instances inside the module instance it changes with it.
+    pub fn inside_count(&self) -> usize {
+        self.inside.len() + self.declared.as_ref().filter(|_| !self.is_blocks()).map_or(0, DeclaredSet::len)
+    }
+
+    /// The first `n` of them: the listed ones, then those of the set in declaration order.
+    pub fn inside_first(&self, n: usize) -> Vec<InstanceAddress> {
+        let mut out: Vec<InstanceAddress> = self.inside.iter().take(n).cloned().collect();
+        if let Some(set) = self.declared.as_ref().filter(|_| !self.is_blocks())
+            && out.len() < n
+        {
+            out.extend(set.first(n - out.len()));
+        }
+        out
+    }
+
+    /// All of them, in address order.
+    pub fn inside_all(&self) -> Vec<InstanceAddress> {
+        let mut out = self.inside.clone();
+        if let Some(set) = self.declared.as_ref().filter(|_| !self.is_blocks()) {
+            out.extend(set.addresses());
+            out.sort();
+        }
+        out
+    }
+
     pub(super) fn new(action: Action, address: InstanceAddress) -> Change {
         Change {
             action,
@@ -72,6 +117,7 @@ impl Change {
             location: None,
             blocking: false,
             inside: Vec::new(),
+            declared: None,
             moved_by: None,
             removed_by: None,
         }
@@ -97,8 +143,9 @@ pub struct RootDiff {
 }
 
 impl RootDiff {
+    /// How many instance changes of kind `action`.
     pub fn count(&self, action: Action) -> usize {
-        self.changes.iter().filter(|c| c.action == action).count()
+        self.changes.iter().filter(|c| c.action == action).map(Change::weight).sum()
     }
 
     /// Turns the destroys that a `removed` block without `lifecycle { destroy = true }` covers into forgets (not

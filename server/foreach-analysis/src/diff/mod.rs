@@ -12,8 +12,10 @@
 
 mod base;
 mod changes;
+mod declared_set;
 mod state;
 
 pub use base::compare_base;
 pub use changes::{Action, Change, RootDiff, Side, UnknownSet};
+pub use declared_set::{Covered, DeclaredSet, LISTED};
 pub use state::compare_state;

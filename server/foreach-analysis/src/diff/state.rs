@@ -6,22 +6,27 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use std::sync::Arc;
+
 use super::changes::{Action, Change, InsideProviders, RootDiff, Side, UnknownSet, block_address};
+use super::declared_set::{Covered, DeclaredSet, LISTED};
 use crate::instances::keys::Keys;
 use crate::instances::moves::{InstanceAddress, follow};
-use crate::instances::providers::{ProviderConfig, ProviderInstance};
+use crate::instances::providers::{ProviderConfig, ProviderInstance, ProviderUse};
 use crate::instances::{DeclaredRoot, Found, ModulePath};
 use crate::state::{ModuleStep, StateBindings, StateKey};
 
 /// What applying the configuration `current` would do to the instances of `state`.
-pub fn compare_state(state: &StateBindings, current: &DeclaredRoot) -> RootDiff {
+pub fn compare_state(state: &StateBindings, current: &Arc<DeclaredRoot>) -> RootDiff {
     let mut out = RootDiff::default();
     // The declared instances the state has (after moves): node, module instance, resource index, key.
-    let mut matched: HashSet<(usize, usize, usize, Option<StateKey>)> = HashSet::new();
+    let mut matched: FxHashSet<(usize, usize, usize, Option<StateKey>)> = FxHashSet::default();
     // Every module instance path holding a matched instance, with its prefixes.
-    let mut occupied: HashSet<Vec<ModuleStep>> = HashSet::new();
+    let mut occupied: FxHashSet<Vec<ModuleStep>> = FxHashSet::default();
     let mut gone_modules: BTreeMap<Vec<ModuleStep>, Change> = BTreeMap::new();
-    let mut unknown: HashMap<(String, std::sync::Arc<str>), UnknownSet> = HashMap::new();
+    let mut unknown: HashMap<(String, Arc<str>), UnknownSet> = HashMap::new();
     let providers: Vec<ProviderInstance> = state
         .providers
         .iter()
@@ -123,16 +128,22 @@ pub fn compare_state(state: &StateBindings, current: &DeclaredRoot) -> RootDiff 
 }
 
 /// Every declared instance the state lacks: a create, inside the outermost module instance that the state has
-/// nothing of (created with everything in it), or on its own.
+/// nothing of (created with everything in it), or on its own. Large sets are kept by reference (`declared_set.rs`):
+/// the resource instances of a new module instance, and, in a module instance the state has some of, the blocks it
+/// has none of that work through one provider instance (one change each such set).
 fn creates(
-    current: &DeclaredRoot,
-    matched: &HashSet<(usize, usize, usize, Option<StateKey>)>,
-    occupied: &HashSet<Vec<ModuleStep>>,
+    current: &Arc<DeclaredRoot>,
+    matched: &FxHashSet<(usize, usize, usize, Option<StateKey>)>,
+    occupied: &FxHashSet<Vec<ModuleStep>>,
     out: &mut RootDiff,
-    unknown: &mut HashMap<(String, std::sync::Arc<str>), UnknownSet>,
+    unknown: &mut HashMap<(String, Arc<str>), UnknownSet>,
 ) {
     let mut new_modules: BTreeMap<Vec<ModuleStep>, Change> = BTreeMap::new();
     let mut inside = InsideProviders::default();
+    // New module instances whose resource instances are kept as a set: nothing under them is listed.
+    let mut as_sets: HashSet<Vec<ModuleStep>> = HashSet::new();
+    // The blocks of a module instance that the state has an instance of.
+    let partly: FxHashSet<(usize, usize, usize)> = matched.iter().map(|(n, i, r, _)| (*n, *i, *r)).collect();
     for (ni, node) in current.nodes.iter().enumerate() {
         for (path, why) in &node.unknown {
             let call = node.calls.last().cloned().unwrap_or_default();
@@ -149,6 +160,23 @@ fn creates(
         for (ii, path) in node.instances.iter().enumerate() {
             // The outermost module instance on the path that the state has nothing of.
             let new_at = (1..=path.len()).find(|d| !occupied.contains(&path[..*d]));
+            let in_set = new_at.is_some_and(|d| as_sets.contains(&path[..d]));
+            if new_at == Some(path.len()) && !in_set {
+                let set = DeclaredSet::new(current, Covered::Under { node: ni, path: path.clone() });
+                if set.len() > LISTED {
+                    let mut c = Change::new(Action::Create, InstanceAddress { module: path.to_vec(), resource: None });
+                    c.location = call_location(current, path);
+                    c.provider = module_provider(current, path).or_else(|| set.provider());
+                    c.declared = Some(set);
+                    out.changes.push(c);
+                    as_sets.insert(path.to_vec());
+                }
+            }
+            let in_set = in_set || as_sets.contains(path.as_ref());
+            // The blocks the state has none of, by the provider use they share (its instance is the same for all
+            // their instances here); uses that select the same instance are merged below.
+            let mut groups: FxHashMap<Option<*const ProviderUse>, (Vec<u32>, usize)> = FxHashMap::default();
+            let mut one_by_one = Vec::new();
             for (index, r) in node.managed() {
                 let keys = node.resource_keys(index, ii);
                 if let Keys::Unknown(why) = keys {
@@ -161,7 +189,52 @@ fn creates(
                     });
                     continue;
                 }
-                for key in keys.iter() {
+                if in_set {
+                    continue;
+                }
+                let provider = node.providers[index].as_ref();
+                if new_at.is_none()
+                    && !partly.contains(&(ni, ii, index))
+                    && !provider.is_some_and(|u| u.selects_by_own_key())
+                {
+                    let group = groups.entry(provider.map(Arc::as_ptr)).or_default();
+                    group.0.push(index as u32);
+                    group.1 += keys.len().unwrap_or(0);
+                } else {
+                    one_by_one.push(index);
+                }
+            }
+            let mut by_instance: Vec<(Option<ProviderInstance>, Vec<u32>, usize)> = Vec::new();
+            for (_, (resources, count)) in groups {
+                let first = resources[0] as usize;
+                let provider = node.providers[first].as_ref().and_then(|u| u.instance(path, &None));
+                match by_instance.iter_mut().find(|(p, _, _)| match (p, &provider) {
+                    (Some(a), Some(b)) => a.same(b),
+                    (a, b) => a.is_none() && b.is_none(),
+                }) {
+                    Some((_, r, n)) => {
+                        r.extend(resources);
+                        *n += count;
+                    }
+                    None => by_instance.push((provider, resources, count)),
+                }
+            }
+            for (provider, mut resources, count) in by_instance {
+                resources.sort_unstable();
+                if count <= LISTED {
+                    one_by_one.extend(resources.into_iter().map(|i| i as usize));
+                    continue;
+                }
+                let mut c = Change::new(Action::Create, InstanceAddress { module: path.to_vec(), resource: None });
+                c.location = resources.first().map(|i| (Side::Current, node.resource_location(*i as usize)));
+                c.provider = provider;
+                c.declared = Some(DeclaredSet::new(current, Covered::Blocks { node: ni, instance: ii, resources }));
+                out.changes.push(c);
+            }
+            one_by_one.sort_unstable();
+            for index in one_by_one {
+                let r = &node.module.resources[index];
+                for key in node.resource_keys(index, ii).iter() {
                     if matched.contains(&(ni, ii, index, key.clone())) {
                         continue;
                     }

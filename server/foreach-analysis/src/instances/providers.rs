@@ -117,6 +117,12 @@ impl ProviderUse {
         Some(ProviderInstance { config: self.config.clone(), key })
     }
 
+    /// Whether the provider instance depends on the block's own instance key (`aws.by_region[each.key]`); otherwise
+    /// every instance of the block in one module instance uses the same one.
+    pub fn selects_by_own_key(&self) -> bool {
+        matches!(self.keys, KeySelection::ByInstance { from: None, .. })
+    }
+
     /// Whether `self` and `other` give every instance key that both select for the same provider instance (in the
     /// same module instance): the same configuration, selected by the same block, and the same provider key for
     /// every block instance both list. Keys only one side lists select nothing on the other (not a rebind). Lets a

@@ -150,7 +150,7 @@ fn open_base(spec: &str, start: &Path, cwd: &Path) -> Result<(BaseSource, Agains
 }
 
 /// What every root declares, in each environment that applies to it (`None`: its own values), by root directory.
-type Declared = Vec<(String, Option<String>, DeclaredRoot)>;
+type Declared = Vec<(String, Option<String>, Arc<DeclaredRoot>)>;
 
 fn declare_all(host: &mut AnalysisHost, project: Option<&Project>, envs: &[&Environment]) -> Result<Declared, String> {
     let roots = host.root_dirs();
@@ -176,27 +176,27 @@ fn declare_all(host: &mut AnalysisHost, project: Option<&Project>, envs: &[&Envi
     Ok(out)
 }
 
-fn declare(host: &AnalysisHost, root: &str) -> Option<DeclaredRoot> {
+fn declare(host: &AnalysisHost, root: &str) -> Option<Arc<DeclaredRoot>> {
     let db = host.db();
     let tree = module_tree(db, host.workspace());
     let dir = *foreach_analysis::db::dir_index(db, host.workspace()).get(root)?;
     let node = root_for_dir(&tree, dir)?;
-    Some(declared_root(db, host.workspace(), &tree, node))
+    Some(Arc::new(declared_root(db, host.workspace(), &tree, node)))
 }
 
 fn compare_sides(base: Declared, current: Declared, cwd: &Path) -> Vec<RootReport> {
-    let mut base: std::collections::BTreeMap<(String, Option<String>), DeclaredRoot> =
+    let mut base: std::collections::BTreeMap<(String, Option<String>), Arc<DeclaredRoot>> =
         base.into_iter().map(|(dir, env, d)| ((dir, env), d)).collect();
     let mut out = Vec::new();
     for (dir, env, cur) in current {
-        let b = base.remove(&(dir.clone(), env.clone())).unwrap_or_else(|| DeclaredRoot::empty(dir.clone()));
+        let b = base.remove(&(dir.clone(), env.clone())).unwrap_or_else(|| Arc::new(DeclaredRoot::empty(dir.clone())));
         let diff = compare_base(&b, &cur);
         let regions = regions(&diff, &[&cur, &b]);
         out.push(RootReport { root: relative(&dir, cwd), environment: env, diff, compared: true, regions });
     }
     // Roots only the base has: the change deletes them.
     for ((dir, env), b) in base {
-        let diff = compare_base(&b, &DeclaredRoot::empty(dir.clone()));
+        let diff = compare_base(&b, &Arc::new(DeclaredRoot::empty(dir.clone())));
         let regions = regions(&diff, &[&b]);
         out.push(RootReport { root: relative(&dir, cwd), environment: env, diff, compared: true, regions });
     }

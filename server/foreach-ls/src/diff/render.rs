@@ -43,8 +43,8 @@ struct Locate<'a> {
 impl<'a> Locate<'a> {
     fn new(report: &'a Report) -> Locate<'a> {
         Locate {
-            current: Locator::new(&report.current_files, &report.cwd),
-            base: Locator::new(&report.base_files, &report.cwd),
+            current: Locator::without_texts(&report.current_files, &report.cwd),
+            base: Locator::without_texts(&report.base_files, &report.cwd),
         }
     }
 
@@ -132,18 +132,32 @@ fn kind(c: &Change) -> &'static str {
 
 /// One change in a line: `destroy  module.site["eu"] (and its 3 resource instances)`.
 fn describe(c: &Change) -> String {
+    if c.is_blocks() {
+        let module = c.address.to_string();
+        let place = if module.is_empty() { "the root module".to_string() } else { module };
+        return format!("{} of {place} that the state lacks", plural(c.weight(), "resource instance"));
+    }
     let mut out = c.address.to_string();
     if let Some(to) = &c.to {
         out.push_str(&format!(" → {to}"));
     }
     if c.address.resource.is_none() && c.action != Action::Move {
-        out.push_str(&format!(" (and {} inside it)", plural(c.inside.len(), "resource instance")));
+        out.push_str(&format!(" (and {} inside it)", plural(c.inside_count(), "resource instance")));
     }
     if let Some(p) = &c.new_provider {
         let from = c.provider.as_ref().map(ProviderInstance::name).unwrap_or_else(|| "?".into());
         out.push_str(&format!(" ({from} → {})", p.name()));
     }
     out
+}
+
+/// The instances the text formats list under a change (the first [`LISTED`]), and how many there are.
+fn listed(c: &Change) -> (Vec<InstanceAddress>, usize) {
+    if c.is_blocks() {
+        let set = c.declared.as_ref().map(|s| (s.first(LISTED), s.len()));
+        return set.unwrap_or_default();
+    }
+    (c.inside_first(LISTED), c.inside_count())
 }
 
 pub fn human(report: &Report, color: bool) -> String {
@@ -189,11 +203,12 @@ pub fn human(report: &Report, color: bool) -> String {
                 }
                 out.push_str(&line);
                 out.push('\n');
-                for a in c.inside.iter().take(LISTED) {
+                let (listed, total) = listed(c);
+                for a in &listed {
                     out.push_str(&format!("               {a}\n"));
                 }
-                if c.inside.len() > LISTED {
-                    out.push_str(&format!("               and {} more\n", c.inside.len() - LISTED));
+                if total > listed.len() {
+                    out.push_str(&format!("               and {} more\n", total - listed.len()));
                 }
                 if c.blocking {
                     out.push_str(&format!(
@@ -275,8 +290,24 @@ fn change_json(r: &RootReport, c: &Change, locate: &mut Locate<'_>) -> Value {
         "location": location_json(locate.at(c.location)),
         "moved_by": location_json(locate.at(c.moved_by.map(|l| (Side::Current, l)))),
         "removed_by": location_json(locate.at(c.removed_by.map(|l| (Side::Current, l)))),
-        "inside": c.inside.iter().map(|a| a.to_string()).collect::<Vec<_>>(),
+        "inside": c.inside_all().iter().map(|a| a.to_string()).collect::<Vec<_>>(),
     })
+}
+
+/// The JSON changes of one provider instance's group. A change that stands for the instances of some blocks
+/// (`Change::is_blocks`) is one entry of kind `resources` that lists them (`docs/diff.md`).
+fn group_json(r: &RootReport, changes: Vec<&Change>, locate: &mut Locate<'_>) -> Vec<Value> {
+    changes
+        .into_iter()
+        .map(|c| {
+            let mut v = change_json(r, c, locate);
+            if let Some(set) = c.declared.as_ref().filter(|_| c.is_blocks()) {
+                v["kind"] = json!("resources");
+                v["instances"] = json!(set.addresses().iter().map(|a| a.to_string()).collect::<Vec<_>>());
+            }
+            v
+        })
+        .collect()
 }
 
 fn unknown_json(u: &UnknownSet, locate: &mut Locate<'_>) -> Value {
@@ -288,8 +319,8 @@ fn unknown_json(u: &UnknownSet, locate: &mut Locate<'_>) -> Value {
     })
 }
 
-fn counts_json(changes: &[Change], unknown: usize) -> Value {
-    let n = |a: Action| changes.iter().filter(|c| c.action == a).count();
+fn counts_json<'c>(changes: impl Iterator<Item = &'c Change> + Clone, unknown: usize) -> Value {
+    let n = |a: Action| changes.clone().filter(|c| c.action == a).map(Change::weight).sum::<usize>();
     json!({
         "destroy": n(Action::Destroy),
         "create": n(Action::Create),
@@ -297,7 +328,7 @@ fn counts_json(changes: &[Change], unknown: usize) -> Value {
         "rebind": n(Action::Rebind),
         "forget": n(Action::Forget),
         "unknown": unknown,
-        "blocking": changes.iter().filter(|c| c.blocking).count(),
+        "blocking": changes.clone().filter(|c| c.blocking).count(),
     })
 }
 
@@ -312,7 +343,7 @@ pub fn json(report: &Report) -> String {
                 .map(|(p, changes)| {
                     json!({
                         "provider": provider_json(r, p),
-                        "changes": changes.into_iter().map(|c| change_json(r, c, &mut locate)).collect::<Vec<_>>(),
+                        "changes": group_json(r, changes, &mut locate),
                     })
                 })
                 .collect();
@@ -320,7 +351,7 @@ pub fn json(report: &Report) -> String {
                 "root": r.root,
                 "environment": r.environment,
                 "compared": r.compared,
-                "summary": counts_json(&r.diff.changes, r.diff.unknown.len()),
+                "summary": counts_json(r.diff.changes.iter(), r.diff.unknown.len()),
                 "providers": providers,
                 "unknown": r.diff.unknown.iter().map(|u| unknown_json(u, &mut locate)).collect::<Vec<_>>(),
             })
@@ -331,8 +362,7 @@ pub fn json(report: &Report) -> String {
         Against::Revision { spec, commit } => ("base", json!({"ref": spec, "commit": commit})),
         Against::Dir(dir) => ("base", json!({"dir": dir})),
     };
-    let all: Vec<Change> = report.roots.iter().flat_map(|r| r.diff.changes.iter().cloned()).collect();
-    let mut summary = counts_json(&all, report.unknown());
+    let mut summary = counts_json(report.roots.iter().flat_map(|r| r.diff.changes.iter()), report.unknown());
     summary["roots"] = json!(
         report.roots.iter().filter(|r| r.compared).map(|r| &r.root).collect::<std::collections::BTreeSet<_>>().len()
     );
@@ -366,7 +396,7 @@ pub fn markdown(report: &Report) -> String {
                 "| provider instance | destroy | create | move | rebind | forget |\n| --- | ---: | ---: | ---: | ---: | ---: |\n",
             );
             for (p, changes) in groups(r) {
-                let n = |a: Action| changes.iter().filter(|c| c.action == a).count();
+                let n = |a: Action| changes.iter().filter(|c| c.action == a).map(|c| c.weight()).sum::<usize>();
                 let blocking = changes.iter().any(|c| c.blocking);
                 let destroy = match (n(Action::Destroy), blocking) {
                     (d, true) => format!("**{d}** (blocking)"),
@@ -394,16 +424,17 @@ pub fn markdown(report: &Report) -> String {
         }
         out.push_str(&format!(
             "\n<details><summary>{}</summary>\n\n",
-            plural(r.diff.changes.len() + r.diff.unknown.len(), "instance change")
+            plural(r.diff.changes.iter().map(Change::weight).sum::<usize>() + r.diff.unknown.len(), "instance change")
         ));
         for c in &r.diff.changes {
             let at = locate.at(c.location).map(|a| format!(" ({})", a.short())).unwrap_or_default();
             out.push_str(&format!("- **{}** `{}`{at}\n", c.action.as_str(), describe(c)));
-            for a in c.inside.iter().take(LISTED) {
+            let (listed, total) = listed(c);
+            for a in &listed {
                 out.push_str(&format!("  - `{a}`\n"));
             }
-            if c.inside.len() > LISTED {
-                out.push_str(&format!("  - and {} more\n", c.inside.len() - LISTED));
+            if total > listed.len() {
+                out.push_str(&format!("  - and {} more\n", total - listed.len()));
             }
         }
         for u in &r.diff.unknown {
