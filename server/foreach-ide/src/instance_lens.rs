@@ -157,7 +157,8 @@ fn root_counts(db: &dyn Db, ws: Workspace, root: NodeId) -> Arc<RootCounts> {
         match change.action {
             Action::Create => c.created.push(change.address.to_string()),
             Action::Destroy => c.destroyed.push(change.address.to_string()),
-            Action::Move | Action::Rebind | Action::Forget => {}
+            // An import creates nothing (and is located at its `import` block).
+            Action::Move | Action::Rebind | Action::Forget | Action::Import => {}
         }
     }
     Arc::new(by_range)

@@ -265,8 +265,23 @@ impl Comparison<'_> {
 
     fn finish(mut self) -> RootDiff {
         let moved_to = std::mem::take(&mut self.moved_to);
+        // What the current `import` blocks adopt: imports, not creates.
+        let mut imported: HashMap<InstanceAddress, crate::base::FileRange> = HashMap::new();
+        for import in &self.current.imports {
+            match &import.to {
+                Ok(targets) => imported.extend(targets.iter().map(|a| (a.clone(), import.location))),
+                Err(why) => super::state::import_unknown(import, why, &mut self.unknown),
+            }
+        }
+        let adopt = |mut c: Change| {
+            if let Some(at) = imported.get(&c.address) {
+                c.action = Action::Import;
+                c.location = Some((Side::Current, *at));
+            }
+            c
+        };
         let creates = std::mem::take(&mut self.creates);
-        self.out.changes.extend(creates.into_iter().filter(|c| !moved_to.contains(&c.address)));
+        self.out.changes.extend(creates.into_iter().filter(|c| !moved_to.contains(&c.address)).map(adopt));
         // Current module instances no base one maps to: created with everything inside them.
         let mut new_modules: BTreeMap<Vec<ModuleStep>, Change> = BTreeMap::new();
         let mut inside = InsideProviders::default();
@@ -297,8 +312,9 @@ impl Comparison<'_> {
                 let in_set = as_sets.contains(&path[..d]);
                 if d == path.len() && !in_set {
                     let set = DeclaredSet::new(self.current, Covered::Under { node: ci, path: path.clone() });
-                    // A move into the new module instance takes that instance out of it: listed one by one then.
-                    if set.len() > LISTED && !moved_to.iter().any(|a| a.module.starts_with(path)) {
+                    // A move or an import into the new module instance takes that instance out of it: listed one by one then.
+                    let carried = moved_to.iter().chain(imported.keys()).any(|a| a.module.starts_with(path));
+                    if set.len() > LISTED && !carried {
                         let mut c =
                             Change::new(Action::Create, InstanceAddress { module: path.to_vec(), resource: None });
                         c.provider = module_provider(self.current, path).or_else(|| set.provider());
@@ -341,7 +357,11 @@ impl Comparison<'_> {
                         keys => {
                             for key in keys.iter() {
                                 let a = resource(path, &r.ty, &r.name, key.clone());
-                                if !moved_to.contains(&a) {
+                                if imported.contains_key(&a) {
+                                    let mut c = Change::new(Action::Create, a);
+                                    c.provider = cn.providers[index].as_ref().and_then(|u| u.instance(path, &key));
+                                    self.out.changes.push(adopt(c));
+                                } else if !moved_to.contains(&a) {
                                     let provider = cn.providers[index].as_ref().and_then(|u| u.instance(path, &key));
                                     inside.note(&prefix, provider);
                                     change.inside.push(a);

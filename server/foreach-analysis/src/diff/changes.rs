@@ -16,6 +16,8 @@ pub enum Action {
     Rebind,
     /// A `removed` block takes the instance out of the state without destroying it: the real object stays.
     Forget,
+    /// An `import` block adopts an existing object as the instance: nothing is created.
+    Import,
 }
 
 impl Action {
@@ -26,6 +28,7 @@ impl Action {
             Action::Move => "move",
             Action::Rebind => "rebind",
             Action::Forget => "forget",
+            Action::Import => "import",
         }
     }
 }

@@ -120,11 +120,62 @@ pub fn compare_state(state: &StateBindings, current: &Arc<DeclaredRoot>) -> Root
         }
     }
     out.changes.extend(gone_modules.into_values());
+    imports(current, &mut matched, &mut occupied, &mut out, &mut unknown);
     creates(current, &matched, &occupied, &mut out, &mut unknown);
     out.unknown.extend(unknown.into_values());
     out.forget(&current.removed);
     out.sort();
     out
+}
+
+/// The declared instances the state lacks that an `import` block adopts: imports, not creates (an import of an
+/// instance the state has is a no-op for OpenTofu, and one of an undeclared address an error it reports itself).
+fn imports(
+    current: &DeclaredRoot,
+    matched: &mut FxHashSet<(usize, usize, usize, Option<StateKey>)>,
+    occupied: &mut FxHashSet<Vec<ModuleStep>>,
+    out: &mut RootDiff,
+    unknown: &mut HashMap<(String, Arc<str>), UnknownSet>,
+) {
+    for import in &current.imports {
+        let targets = match &import.to {
+            Ok(targets) => targets,
+            Err(why) => {
+                import_unknown(import, why, unknown);
+                continue;
+            }
+        };
+        for a in targets {
+            let Found::Resource { node, instance, index } = current.find(a) else { continue };
+            let key = a.resource.as_ref().and_then(|(_, _, k)| k.clone());
+            if !matched.insert((node, instance, index, key.clone())) {
+                continue;
+            }
+            for depth in 0..=a.module.len() {
+                occupied.insert(a.module[..depth].to_vec());
+            }
+            let n = &current.nodes[node];
+            let mut c = Change::new(Action::Import, a.clone());
+            c.provider = n.providers[index].as_ref().and_then(|u| u.instance(&n.instances[instance], &key));
+            c.location = Some((Side::Current, import.location));
+            out.changes.push(c);
+        }
+    }
+}
+
+/// An `import` block whose instances are not known: the creates it may turn into imports are not known either.
+pub(super) fn import_unknown(
+    import: &crate::instances::moves::Import,
+    why: &Arc<str>,
+    unknown: &mut HashMap<(String, Arc<str>), UnknownSet>,
+) {
+    let why: Arc<str> = format!("which instances it adopts is not known statically: {why}").into();
+    unknown.entry(("import block".to_string(), why.clone())).or_insert_with(|| UnknownSet {
+        address: "import block".to_string(),
+        why,
+        location: Some((Side::Current, import.location)),
+        instances: Vec::new(),
+    });
 }
 
 /// Every declared instance the state lacks: a create, inside the outermost module instance that the state has

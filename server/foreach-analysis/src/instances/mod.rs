@@ -27,7 +27,7 @@ use crate::providers::config::RefOwner;
 use crate::state::ModuleStep;
 use crate::tree::{CallTarget, ModuleTree, NodeId};
 use keys::{Keys, Meta, block_keys};
-use moves::{Move, Removed, collect_moves, collect_removed};
+use moves::{Import, Move, Removed, collect_imports, collect_moves, collect_removed};
 use providers::{ProviderInstances, ProviderUse, Resolver};
 use scopes::InstanceScopes;
 
@@ -45,6 +45,8 @@ pub struct DeclaredRoot {
     pub moves: Vec<Move>,
     /// The `removed` blocks of every module of the tree.
     pub removed: Vec<Removed>,
+    /// The root module's `import` blocks.
+    pub imports: Vec<Import>,
     pub providers: ProviderInstances,
 }
 
@@ -182,6 +184,7 @@ impl DeclaredRoot {
             nodes: vec![root],
             moves: Vec::new(),
             removed: Vec::new(),
+            imports: Vec::new(),
             providers: ProviderInstances::default(),
         }
     }
@@ -272,8 +275,10 @@ pub fn declared_root(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: NodeId
         nodes: Vec::new(),
         moves: collect_moves(db, ws, tree, root),
         removed: collect_removed(db, ws, tree, root),
+        imports: Vec::new(),
         providers: ProviderInstances::default(),
     };
+    out.imports = collect_imports(db, ws, tree, root, &scopes.node(root));
     // Parents first: a node's instances come from its parent's call keys.
     let mut queue: std::collections::VecDeque<(NodeId, Option<(usize, usize)>)> = [(root, None)].into();
     while let Some((id, parent)) = queue.pop_front() {

@@ -9,6 +9,8 @@
 //! findings (`state/declared.rs`) and `diff` (`diff/`) read them here.
 
 use foreach_syntax::ast::{Expr, ExprKind, Structure, TraversalOp};
+use std::sync::Arc;
+
 use smol_str::SmolStr;
 
 use crate::base::FileRange;
@@ -190,6 +192,61 @@ pub fn collect_removed(db: &dyn Db, ws: Workspace, tree: &ModuleTree, root: Node
     out
 }
 
+/// An `import` block of the root module: the resource instances it adopts into the state (they exist already, so
+/// applying it creates nothing), or why they are not known statically.
+#[derive(Debug, Clone)]
+pub struct Import {
+    pub to: Result<Vec<InstanceAddress>, Arc<str>>,
+    pub location: FileRange,
+}
+
+/// The `import` blocks of the root module (OpenTofu reads them nowhere else). `to` is a literal address, or, with
+/// `for_each` (OpenTofu 1.7+), an address whose keys are literal or `each.key`, for each key of the `for_each`
+/// evaluated in the root module's scope.
+pub fn collect_imports(
+    db: &dyn Db,
+    ws: Workspace,
+    tree: &ModuleTree,
+    root: NodeId,
+    scope: &crate::eval::ModuleScope,
+) -> Vec<Import> {
+    let mut out = Vec::new();
+    let files = file_index(db, ws);
+    let m = module(db, tree.node(root).dir);
+    for block in m.others.iter().filter(|o| o.kind == "import") {
+        let Some(file) = files.get(&block.site.file) else { continue };
+        let parsed = parse(db, *file);
+        let Some(b) = parsed.body.structures.iter().find_map(|s| match s {
+            Structure::Block(b) if b.range == block.site.range => Some(b),
+            _ => None,
+        }) else {
+            continue;
+        };
+        let Some(to) = b.body.attribute("to") else { continue };
+        let location = block.site.name_location();
+        let to = match b.body.attribute("for_each") {
+            None => match parse_address_with(&to.value, None) {
+                Some(a) => Ok(vec![a]),
+                None => Err(Arc::from("its `to` is not an address with literal keys")),
+            },
+            Some(for_each) => {
+                let ctx = crate::eval::EvalContext { origin: "for_each".into(), ..Default::default() };
+                let v = scope.eval(block.site.file, &for_each.value, &ctx);
+                match crate::providers::expand::instance_keys(&v) {
+                    Ok(keys) if v.first_unknown().is_none() => keys
+                        .into_iter()
+                        .map(|(k, _)| parse_address_with(&to.value, Some(&StateKey::Str(SmolStr::new(k)))))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or_else(|| Arc::from("its `to` has a key other than a literal or `each.key`")),
+                    _ => Err(Arc::from("its `for_each` is not known statically")),
+                }
+            }
+        };
+        out.push(Import { to, location });
+    }
+    out
+}
+
 /// Calls `f` with each block of kind `kind` of every module of the root's tree, with the call path of its module.
 fn each_block(
     db: &dyn Db,
@@ -225,15 +282,22 @@ fn each_block(
 /// `module.a["x"].aws_s3_bucket.b[0]`, `module.a`, `aws_vpc.this` as a `moved` block writes them (a traversal, or
 /// a string in JSON). Keys must be literal; anything else is not an address OpenTofu accepts here.
 pub fn parse_address(e: &Expr) -> Option<InstanceAddress> {
+    parse_address_with(e, None)
+}
+
+/// [`parse_address`], where a key written `each.key` stands for `each_key` (an `import` block's `for_each`).
+fn parse_address_with(e: &Expr, each_key: Option<&StateKey>) -> Option<InstanceAddress> {
     if let Some(text) = e.as_string_literal() {
-        return foreach_syntax::parse_expr(&text).ok().and_then(|e| parse_address(&e));
+        return foreach_syntax::parse_expr(&text).ok().and_then(|e| parse_address_with(&e, each_key));
     }
     let ExprKind::Traversal { base, steps } = &e.unparenthesized().kind else { return None };
     let ExprKind::Variable(first) = &base.kind else { return None };
     let mut names = std::iter::once(Step::Name(first.name.as_str()))
         .chain(steps.iter().map(|s| match &s.op {
             TraversalOp::GetAttr(a) => Step::Name(a.name.as_str()),
-            TraversalOp::Index(k) => literal_key(k).map_or(Step::Invalid, Step::Key),
+            TraversalOp::Index(k) => {
+                literal_key(k).or_else(|| each_key.filter(|_| is_each_key(k)).cloned()).map_or(Step::Invalid, Step::Key)
+            }
             TraversalOp::LegacyIndex(i) => i64::try_from(*i).map_or(Step::Invalid, |i| Step::Key(StateKey::Int(i))),
             TraversalOp::AttrSplat | TraversalOp::FullSplat => Step::Invalid,
         }))
@@ -275,6 +339,17 @@ enum Step<'e> {
     Name(&'e str),
     Key(StateKey),
     Invalid,
+}
+
+/// Whether `e` is `each.key`.
+fn is_each_key(e: &Expr) -> bool {
+    match &e.unparenthesized().kind {
+        ExprKind::Traversal { base, steps } => {
+            matches!(&base.kind, ExprKind::Variable(v) if v.name.as_str() == "each")
+                && matches!(steps.as_slice(), [s] if matches!(&s.op, TraversalOp::GetAttr(a) if a.name.as_str() == "key"))
+        }
+        _ => false,
+    }
 }
 
 fn literal_key(e: &Expr) -> Option<StateKey> {

@@ -70,10 +70,12 @@ fn summary(report: &Report) -> String {
     for a in [Action::Destroy, Action::Create, Action::Move, Action::Rebind] {
         parts.push(format!("{} {}", report.count(a), a.as_str()));
     }
-    // Only when there is one: most changes have no `removed` block.
-    let forget = report.count(Action::Forget);
-    if forget > 0 {
-        parts.push(format!("{forget} forget"));
+    // Only when there is one: most changes have no `removed` or `import` block.
+    for a in [Action::Forget, Action::Import] {
+        let n = report.count(a);
+        if n > 0 {
+            parts.push(format!("{n} {}", a.as_str()));
+        }
     }
     parts.push(format!("{} unknown", report.unknown()));
     let blocking = report.blocking();
@@ -184,6 +186,7 @@ pub fn human(report: &Report, color: bool) -> String {
                     Action::Move => paint("36", "move   "),
                     Action::Rebind => paint("33", "rebind "),
                     Action::Forget => paint("34", "forget "),
+                    Action::Import => paint("32", "import "),
                 };
                 let mut line = format!("    {action}  {}", describe(c));
                 if let Some(at) = locate.at(c.location) {
@@ -327,6 +330,7 @@ fn counts_json<'c>(changes: impl Iterator<Item = &'c Change> + Clone, unknown: u
         "move": n(Action::Move),
         "rebind": n(Action::Rebind),
         "forget": n(Action::Forget),
+        "import": n(Action::Import),
         "unknown": unknown,
         "blocking": changes.clone().filter(|c| c.blocking).count(),
     })
@@ -392,9 +396,13 @@ pub fn markdown(report: &Report) -> String {
             continue;
         }
         if !r.diff.changes.is_empty() {
-            out.push_str(
-                "| provider instance | destroy | create | move | rebind | forget |\n| --- | ---: | ---: | ---: | ---: | ---: |\n",
-            );
+            // The import column only for a root with `import` blocks that adopt something.
+            let imports = r.diff.count(Action::Import) > 0;
+            out.push_str(if imports {
+                "| provider instance | destroy | create | move | rebind | forget | import |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+            } else {
+                "| provider instance | destroy | create | move | rebind | forget |\n| --- | ---: | ---: | ---: | ---: | ---: |\n"
+            });
             for (p, changes) in groups(r) {
                 let n = |a: Action| changes.iter().filter(|c| c.action == a).map(|c| c.weight()).sum::<usize>();
                 let blocking = changes.iter().any(|c| c.blocking);
@@ -402,8 +410,9 @@ pub fn markdown(report: &Report) -> String {
                     (d, true) => format!("**{d}** (blocking)"),
                     (d, false) => d.to_string(),
                 };
+                let import = if imports { format!(" {} |", n(Action::Import)) } else { String::new() };
                 out.push_str(&format!(
-                    "| `{}` | {destroy} | {} | {} | {} | {} |\n",
+                    "| `{}` | {destroy} | {} | {} | {} | {} |{import}\n",
                     provider_title(r, p).replace('|', "\\|"),
                     n(Action::Create),
                     n(Action::Move),

@@ -1,0 +1,2 @@
+resource "aws_s3_bucket" "a" {
+}
