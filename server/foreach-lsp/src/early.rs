@@ -6,7 +6,8 @@
 //! opens them the same way) loads the document's own directory alone, beside the indexing, and publishes the
 //! findings that directory's files decide by themselves (`foreach_analysis::checks::DIR_LOCAL_CODES`: syntax
 //! errors, duplicates, undeclared references, ...), which the full index reports unchanged. Everything that needs
-//! the callers or the modules called (instance values, provider keys, module outputs) waits for the index.
+//! the callers or the modules called (instance values, provider keys, module outputs) waits for the index. An edit
+//! while indexing publishes the list again for the new text (`didChange`).
 
 use std::collections::HashSet;
 use std::path::Path;
@@ -19,31 +20,58 @@ use tower_lsp_server::ls_types::Uri;
 use crate::convert::uri_to_path;
 use crate::state::{Snapshot, State};
 
-/// Publishes the directory-local findings of the open document `uri` (at `path`), unless the index is installed
-/// first or the document changes meanwhile. Runs in the background.
+/// Publishes the directory-local findings of the open document `uri` (at `path`) for its newest text, unless the
+/// index is installed first. Called by `didOpen` and by every `didChange` while the workspace is being indexed; runs
+/// in the background, one computation per document at a time: one that ends after the text changed starts again
+/// for the newest text, so a list for an older text is never published over a newer one.
 pub fn spawn(state: &Arc<State>, uri: Uri, path: String) {
-    if state.lock_host().listed_dirs.is_some() || (state.config().pull_diagnostics && state.caps().pull_diagnostics) {
+    if indexed(state) || (state.config().pull_diagnostics && state.caps().pull_diagnostics) {
+        return;
+    }
+    if !running(state).insert(uri.clone()) {
+        // The running computation sees the new version when it ends, and starts again.
         return;
     }
     let s = Arc::clone(state);
     state.spawn_background(async move {
-        let Some(version) = s.docs.version(&uri) else { return };
-        let computing = Arc::clone(&s);
-        let (for_uri, for_path) = (uri.clone(), path.clone());
-        let items = tokio::task::spawn_blocking(move || compute(&computing, &for_uri, &for_path)).await;
-        let Ok(Some(items)) = items else { return };
+        let (version, items) = loop {
+            let version = s.docs.version(&uri);
+            let computing = Arc::clone(&s);
+            let (for_uri, for_path) = (uri.clone(), path.clone());
+            let items = match version {
+                Some(_) => tokio::task::spawn_blocking(move || compute(&computing, &for_uri, &for_path)).await,
+                None => Ok(None),
+            };
+            // Decided under the lock `spawn` inserts under, after `didChange` stored the new version: either this
+            // loop sees that version, or the next `spawn` finds no computation running and starts one.
+            let mut guard = running(&s);
+            if version.is_some() && s.docs.version(&uri) != version && !indexed(&s) {
+                continue;
+            }
+            guard.remove(&uri);
+            break (version, items);
+        };
+        let (Some(version), Ok(Some(items))) = (version, items) else { return };
         let mut published = s.publisher.published.lock().await;
         // Checked under the lock the publishing loop holds while it sends: once the index is installed, its own
         // round is the one to publish, and a list for an older text would be wrong.
-        if s.lock_host().listed_dirs.is_some() || s.docs.version(&uri) != Some(version) || published.contains_key(&uri)
-        {
+        if indexed(&s) || s.docs.version(&uri) != Some(version) {
             return;
         }
-        if !items.is_empty() {
+        if published.get(&uri).map_or(!items.is_empty(), |before| *before != items) {
             s.client.publish_diagnostics(uri.clone(), items.clone(), Some(version)).await;
         }
         published.insert(uri, items);
     });
+}
+
+/// Whether the first indexing is installed (from then on the publishing loop publishes everything).
+fn indexed(state: &State) -> bool {
+    state.lock_host().listed_dirs.is_some()
+}
+
+fn running(state: &State) -> std::sync::MutexGuard<'_, HashSet<Uri>> {
+    state.early_running.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The document's directory-local findings in LSP form, as `diagnostics::compute` would give them (the project
@@ -65,6 +93,10 @@ fn compute(state: &State, uri: &Uri, path: &str) -> Option<Vec<tower_lsp_server:
         .filter_map(|(u, text, _)| Some((uri_to_path(&u)?, text)))
         .filter(|(p, _)| p.rsplit_once('/').is_some_and(|(d, _)| d == dir))
         .collect();
+    // A text too large to analyse while editing is not analysed here either (`State::analysable`).
+    if open.iter().any(|(_, text)| text.len() > crate::state::MAX_ANALYSED_BYTES) {
+        return None;
+    }
     let skip: HashSet<String> = open.iter().map(|(p, _)| p.clone()).collect();
     let mut change = foreach_load::directory_change(Path::new(dir), &skip);
     if change.dirs.is_empty() {

@@ -629,9 +629,12 @@ async fn documents_keep_the_uri_the_client_wrote() {
 /// A module file opened while a large workspace is being indexed (slowly, through the test hook): its directory's
 /// own findings are published before the indexing ends, and the full index withdraws none of them; what depends on
 /// the callers (here a key the caller's map lacks) comes only with the index.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_them() {
-    let app = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = local.tagz\n}\n\nlocals {\n  region = var.regions[\"nope\"]\n}\n";
+/// The text of `modules/app/main.tf` in [`slow_workspace`]: an undefined local, and a key the caller's map lacks.
+const SLOW_APP: &str = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = local.tagz\n}\n\nlocals {\n  region = var.regions[\"nope\"]\n}\n";
+
+/// A workspace of 150 generated modules and `modules/app`, called from the root `main.tf`, whose indexing the test
+/// hook slows down; the canonical root and the URI of `modules/app/main.tf`.
+fn slow_workspace() -> (tempfile::TempDir, std::path::PathBuf, String) {
     let variables = "variable \"name\" {\n  type = string\n}\n\nvariable \"regions\" {\n  type = map(string)\n}\n";
     let mut calls = String::new();
     let mut files: Vec<(String, String)> = Vec::new();
@@ -646,21 +649,31 @@ async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_
         "module \"app\" {\n  source  = \"./modules/app\"\n  name    = \"b\"\n  regions = { eu = \"eu-west-1\" }\n}\n",
     );
     files.push(("main.tf".into(), calls));
-    files.push(("modules/app/main.tf".into(), app.into()));
+    files.push(("modules/app/main.tf".into(), SLOW_APP.into()));
     files.push(("modules/app/variables.tf".into(), variables.into()));
     files.push((foreach_lsp::test_hooks::SLOW_INDEX_MARKER.into(), String::new()));
     let dir = workspace(&files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
     let root = canonical(&dir);
     let app_uri = uri(&root.join("modules/app/main.tf"));
+    (dir, root, app_uri)
+}
+
+fn indexing_ended(m: &Value) -> bool {
+    m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_them() {
+    let (_dir, root, app_uri) = slow_workspace();
+    let app = SLOW_APP;
     let mut c = TestClient::start_with_hooks();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
     c.open(&app_uri, app).await;
     let first = c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
-    let indexed = c.backlog_matching(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
-    assert!(indexed.is_empty(), "the first diagnostics came after the indexing");
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the first diagnostics came after the indexing");
     assert_eq!(codes(&first), ["undefined-reference"], "only what the directory decides: {first:?}");
     assert!(first[0]["message"].as_str().unwrap().contains("tagz"), "{first:?}");
-    c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+    c.wait_for(indexing_ended).await;
     let full = c.diagnostics_for(&app_uri, |d| d.len() > first.len()).await;
     assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
     for d in &first {
@@ -673,6 +686,42 @@ async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_
         for d in &first {
             assert!(p["params"]["diagnostics"].as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
         }
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_while_indexing_publishes_the_new_texts_own_findings_at_once() {
+    let (_dir, root, app_uri) = slow_workspace();
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, SLOW_APP).await;
+    c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
+    // Two edits in a row: an undefined local, then a broken line. Only the newest text's list may come last.
+    let ownr = format!("{SLOW_APP}\nresource \"aws_s3_bucket\" \"c\" {{\n  bucket = local.ownr\n}}\n");
+    c.notify("textDocument/didChange", change(1, &app_uri, None, &ownr)).await;
+    c.notify("textDocument/didChange", change(2, &app_uri, None, &format!("{ownr}broken =\n"))).await;
+    let is_v2 = |m: &Value| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == app_uri.as_str()
+            && m["params"]["version"] == 2
+    };
+    let edited = c.wait_for(is_v2).await["params"]["diagnostics"].as_array().cloned().unwrap();
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the edit's diagnostics came after the indexing");
+    let mentions = |ds: &[Value], what: &str| ds.iter().any(|d| d["message"].as_str().unwrap().contains(what));
+    assert!(mentions(&edited, "ownr") && mentions(&edited, "tagz"), "{edited:?}");
+    assert!(codes(&edited).contains(&"syntax-error".to_string()), "{edited:?}");
+    c.wait_for(indexing_ended).await;
+    let stale = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == app_uri.as_str()
+            && m["params"]["version"].as_i64().is_some_and(|v| v < 2)
+    });
+    assert!(stale.is_empty(), "a list for an older text came after the newest: {stale:?}");
+    let full = c.diagnostics_for(&app_uri, |d| d.len() > edited.len()).await;
+    assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
+    for d in &edited {
+        assert!(full.contains(d), "{d} was withdrawn: {full:?}");
     }
     c.shutdown().await;
 }
