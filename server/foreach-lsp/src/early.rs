@@ -7,14 +7,16 @@
 //! findings that directory's files decide by themselves (`foreach_analysis::checks::DIR_LOCAL_CODES`: syntax
 //! errors, duplicates, undeclared references, ...), which the full index reports unchanged. Everything that needs
 //! the callers or the modules called (instance values, provider keys, module outputs) waits for the index. An edit
-//! while indexing publishes the list again for the new text (`didChange`).
+//! while indexing publishes the list again for the new text (`didChange`). With environments in the project file the
+//! list is the one their merge shows (every pass reports the same directory-local findings), unless an environment
+//! is limited to some roots: which passes check a module then depends on its callers, and nothing is published early.
 
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
 use foreach_analysis::AnalysisHost;
-use foreach_load::environments::Finding;
+use foreach_load::environments::{self, Finding};
 use tower_lsp_server::ls_types::Uri;
 
 use crate::convert::uri_to_path;
@@ -75,14 +77,21 @@ fn running(state: &State) -> std::sync::MutexGuard<'_, HashSet<Uri>> {
 }
 
 /// The document's directory-local findings in LSP form, as `diagnostics::compute` would give them (the project
-/// file's and the settings' severities applied); `None` when they cannot be told apart from the rest (a project
-/// file with environments, whose findings are merged per environment) or the directory is not there.
+/// file's and the settings' severities applied, merged across its environments); `None` when the environments'
+/// tags cannot be known before the module tree is (an environment limited to some roots), or the directory is not
+/// there.
 fn compute(state: &State, uri: &Uri, path: &str) -> Option<Vec<tower_lsp_server::ls_types::Diagnostic>> {
     let (dir, _) = path.rsplit_once('/')?;
     let dir = if dir.is_empty() { "/" } else { dir };
     let roots = state.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
     let project = crate::workspace::discover_project(&roots);
-    if matches!(&project, Some(Ok(p)) if !p.environments.is_empty()) {
+    let environments: Vec<&str> = match &project {
+        Some(Ok(p)) => p.environments.iter().map(|e| e.name.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    // An environment limited to some roots checks only the modules those roots call, so whether a module's finding
+    // is tagged with it depends on who calls the module: known only once the whole tree is.
+    if matches!(&project, Some(Ok(p)) if p.environments.iter().any(|e| e.roots.is_some())) {
         return None;
     }
     // The open documents of the directory keep their editor text; the rest is read from disk.
@@ -105,7 +114,14 @@ fn compute(state: &State, uri: &Uri, path: &str) -> Option<Vec<tower_lsp_server:
     change.files.extend(open.into_iter().map(|(p, text)| (p, Ok(text.into()))));
     let mut host = AnalysisHost::new();
     host.apply_change(change);
-    let findings: Vec<Finding> = host.dir_local_diagnostics(dir).into_iter().map(Finding::everywhere).collect();
+    let local = host.dir_local_diagnostics(dir);
+    let findings: Vec<Finding> = if environments.is_empty() {
+        local.into_iter().map(Finding::everywhere).collect()
+    } else {
+        // Every environment applies to every root, and a directory-local finding does not depend on the values:
+        // each pass of `environments::check` reports the same list for this directory, merged as it merges them.
+        environments::merge(vec![local; environments.len()], &environments)
+    };
     let snap = Snapshot {
         analysis: foreach_ide::Analysis::of(&host),
         versions: Default::default(),

@@ -633,8 +633,8 @@ async fn documents_keep_the_uri_the_client_wrote() {
 const SLOW_APP: &str = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = local.tagz\n}\n\nlocals {\n  region = var.regions[\"nope\"]\n}\n";
 
 /// A workspace of 150 generated modules and `modules/app`, called from the root `main.tf`, whose indexing the test
-/// hook slows down; the canonical root and the URI of `modules/app/main.tf`.
-fn slow_workspace() -> (tempfile::TempDir, std::path::PathBuf, String) {
+/// hook slows down, plus `extra` files; the canonical root and the URI of `modules/app/main.tf`.
+fn slow_workspace(extra: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf, String) {
     let variables = "variable \"name\" {\n  type = string\n}\n\nvariable \"regions\" {\n  type = map(string)\n}\n";
     let mut calls = String::new();
     let mut files: Vec<(String, String)> = Vec::new();
@@ -652,6 +652,7 @@ fn slow_workspace() -> (tempfile::TempDir, std::path::PathBuf, String) {
     files.push(("modules/app/main.tf".into(), SLOW_APP.into()));
     files.push(("modules/app/variables.tf".into(), variables.into()));
     files.push((foreach_lsp::test_hooks::SLOW_INDEX_MARKER.into(), String::new()));
+    files.extend(extra.iter().map(|(p, t)| (p.to_string(), t.to_string())));
     let dir = workspace(&files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
     let root = canonical(&dir);
     let app_uri = uri(&root.join("modules/app/main.tf"));
@@ -664,7 +665,7 @@ fn indexing_ended(m: &Value) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_them() {
-    let (_dir, root, app_uri) = slow_workspace();
+    let (_dir, root, app_uri) = slow_workspace(&[]);
     let app = SLOW_APP;
     let mut c = TestClient::start_with_hooks();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
@@ -692,7 +693,7 @@ async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_while_indexing_publishes_the_new_texts_own_findings_at_once() {
-    let (_dir, root, app_uri) = slow_workspace();
+    let (_dir, root, app_uri) = slow_workspace(&[]);
     let mut c = TestClient::start_with_hooks();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
     c.open(&app_uri, SLOW_APP).await;
@@ -722,6 +723,32 @@ async fn an_edit_while_indexing_publishes_the_new_texts_own_findings_at_once() {
     assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
     for d in &edited {
         assert!(full.contains(d), "{d} was withdrawn: {full:?}");
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_document_opened_while_indexing_a_project_with_environments_gets_its_own_findings_first() {
+    let project = "[environments.prod]\nworkspace = \"prod\"\n\n[environments.staging]\nworkspace = \"staging\"\n";
+    let (_dir, root, app_uri) = slow_workspace(&[(".git/HEAD", ""), ("foreach-ls.toml", project)]);
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, SLOW_APP).await;
+    let first = c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the first diagnostics came after the indexing");
+    assert_eq!(codes(&first), ["undefined-reference"], "only what the directory decides: {first:?}");
+    // Untagged, as the merge shows a finding every environment has.
+    assert!(first[0]["message"].as_str().unwrap().starts_with("reference to undeclared"), "{first:?}");
+    c.wait_for(indexing_ended).await;
+    let full = c.diagnostics_for(&app_uri, |d| d.len() > first.len()).await;
+    assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
+    let publications = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == app_uri.as_str()
+    });
+    for p in publications.iter().map(|p| &p["params"]["diagnostics"]).chain([&json!(full)]) {
+        for d in &first {
+            assert!(p.as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
+        }
     }
     c.shutdown().await;
 }
