@@ -39,7 +39,7 @@ use crate::state::{Snapshot, State};
 /// index is installed first. Called by `didOpen` and by every `didChange` while the workspace is being indexed; runs
 /// in the background, one computation per document at a time: one that ends after the text changed starts again
 /// for the newest text, so a list for an older text is never published over a newer one.
-pub fn spawn(state: &Arc<State>, uri: Uri, path: String) {
+pub fn spawn(state: &Arc<State>, uri: Uri, path: String, opened: bool) {
     // Not `indexed`: every keystroke comes here, and must not wait for the host lock.
     if state.indexed_once.load(std::sync::atomic::Ordering::SeqCst)
         || (state.config().pull_diagnostics && state.caps().pull_diagnostics)
@@ -52,6 +52,7 @@ pub fn spawn(state: &Arc<State>, uri: Uri, path: String) {
     }
     let s = Arc::clone(state);
     state.spawn_background(async move {
+        let mut opened = opened;
         loop {
             let version = s.docs.version(&uri);
             if let Some(version) = version {
@@ -60,8 +61,9 @@ pub fn spawn(state: &Arc<State>, uri: Uri, path: String) {
                 let computing = Arc::clone(&s);
                 let (for_uri, for_path) = (uri.clone(), path.clone());
                 let task = tokio::task::spawn_blocking(move || {
-                    compute(&computing, &for_uri, &for_path, &|items| drop(tx.send(items)))
+                    compute(&computing, &for_uri, &for_path, opened, &|items| drop(tx.send(items)))
                 });
+                opened = false;
                 while let Some(items) = rx.recv().await {
                     publish(&s, &uri, version, items).await;
                 }
@@ -105,9 +107,9 @@ fn running(state: &State) -> std::sync::MutexGuard<'_, HashSet<Uri>> {
 /// The document's early lists in LSP form, as `diagnostics::compute` would give them (the project file's and the
 /// settings' severities applied, merged across its environments), each given to `send` when ready: first its
 /// directory's own findings, then, when the directory is a plain root (`plain_root`), those plus what the root's
-/// own instance decides. Nothing when the environments' tags cannot be known before the module tree is (an
+/// own instance decides. `opened`: the document was just opened (not edited since the last lists). Nothing when the environments' tags cannot be known before the module tree is (an
 /// environment limited to some roots), or the directory is not there.
-fn compute(state: &State, uri: &Uri, path: &str, send: &dyn Fn(Vec<lsp::Diagnostic>)) {
+fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec<lsp::Diagnostic>)) {
     let Some((dir, _)) = path.rsplit_once('/') else { return };
     let dir = if dir.is_empty() { "/" } else { dir };
     let roots = state.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
@@ -168,8 +170,16 @@ fn compute(state: &State, uri: &Uri, path: &str, send: &dyn Fn(Vec<lsp::Diagnost
         };
         let local = host.dir_local_diagnostics(dir);
         let Some(first) = in_lsp_form(local.clone()) else { return };
-        send(first);
-        if !plain_root.is_some_and(|p| p.join().unwrap_or(false)) {
+        let join = |p: std::thread::ScopedJoinHandle<'_, bool>| p.join().unwrap_or(false);
+        // For a plain root the first list is skipped when the search is over by now, and after an edit always: it
+        // would take the root's own findings away until the second list is sent. A document just opened has
+        // nothing to lose, and gets the first list at once.
+        let mut plain_root = plain_root;
+        let root_known = plain_root.take_if(|p| !opened || p.is_finished()).map(join);
+        if root_known != Some(true) {
+            send(first);
+        }
+        if !root_known.unwrap_or_else(|| plain_root.is_some_and(join)) {
             return;
         }
         // The root evaluated alone (its module calls lead nowhere here): only the codes its own instance decides.

@@ -762,7 +762,14 @@ async fn a_root_opened_while_indexing_gets_its_provider_instance_findings_first_
     assert_eq!(codes(&first), ["unknown-provider-instance"], "{first:?}");
     let message = first[0]["message"].as_str().unwrap();
     assert!(message.contains("nope-1") && message.contains("`eu`, `us`"), "{first:?}");
+    // An edit meanwhile is evaluated again.
+    let edited = text.replace("nope-1", "nope-2");
+    c.notify("textDocument/didChange", change(1, &main_uri, None, &edited)).await;
+    let second =
+        c.diagnostics_for(&main_uri, |d| d.iter().any(|d| d["message"].as_str().unwrap().contains("nope-2"))).await;
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the edit's instance finding came after the indexing");
     c.wait_for(indexing_ended).await;
+    let first = second;
     // The index publishes again only if its list differs: then it must hold the early one's findings.
     let later = c.backlog_matching(|m| {
         m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == main_uri.as_str()

@@ -41,6 +41,6 @@ pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
 /// The early findings for the new text, while the workspace is being indexed (`early::spawn` does nothing after).
 fn refresh_early(state: &Arc<State>, uri: &tower_lsp_server::ls_types::Uri) {
     if let Some(path) = crate::convert::uri_to_path(uri) {
-        crate::early::spawn(state, uri.clone(), path);
+        crate::early::spawn(state, uri.clone(), path, false);
     }
 }

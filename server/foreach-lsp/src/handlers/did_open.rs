@@ -20,7 +20,7 @@ pub async fn run(state: &Arc<State>, p: DidOpenTextDocumentParams) {
     if let Some(path) = &path {
         state.uris.remember(path.clone(), &uri);
         // Before the text reaches the host: the early lists need only the document store.
-        crate::early::spawn(state, uri.clone(), path.clone());
+        crate::early::spawn(state, uri.clone(), path.clone(), true);
     }
     state
         .apply(move |state, host| {
