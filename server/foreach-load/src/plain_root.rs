@@ -37,7 +37,9 @@ pub fn surely_plain_root(folders: &[PathBuf], dir: &Path, open: &HashMap<String,
     if ["terraform.tfstate", "terraform.tfstate.d", ".terraform"].iter().any(|n| dir.join(n).exists()) {
         return false;
     }
-    if !crate::wrappers::input_wrappers([dir], &[crate::read_boundary(dir)]).is_empty() {
+    // Looked for up to the boundaries the loader uses: the repositories of the folders (or the folders).
+    let boundaries: Vec<PathBuf> = folders.iter().map(|f| crate::read_boundary(f)).collect();
+    if !crate::wrappers::input_wrappers([dir], &boundaries).is_empty() {
         return false;
     }
     let mut own = Vec::new();
@@ -243,6 +245,7 @@ mod tests {
             (("other/.terraform/modules/modules.json", "{}"), "a manifest"),
             (("live/terraform.tfstate", "{}"), "a state"),
             (("live/terragrunt.hcl", ""), "a wrapper"),
+            (("terragrunt.hcl", ""), "a wrapper above it, in the folder"),
             (("live/outputs.tf", "output \"o\" {\n  value = module.app.id\n}\n"), "a module output"),
             (("live/x.tf", "locals {\n  j = jsondecode(file(\"${path.module}/a.json\"))\n}\n"), "a file function"),
         ] {
