@@ -91,6 +91,17 @@ pub const DIR_LOCAL_CODES: &[Code] = &[
     Code::UndefinedReference,
 ];
 
+/// The codes whose findings in a root module's own files its root instance decides by itself, when the root refers
+/// to no called module's outputs and reads no files: which provider instance each reference selects (the keys come
+/// from the root's variables, `.tfvars` files and locals). The language server publishes them for a plain root
+/// loaded alone, before the workspace is indexed (`foreach-lsp`'s `early.rs`, `foreach_load::plain_root`).
+pub const ROOT_INSTANCE_CODES: &[Code] = &[
+    Code::UnknownProviderInstance,
+    Code::MissingProviderInstanceKey,
+    Code::UnexpectedProviderInstanceKey,
+    Code::InvalidProviderInstanceKey,
+];
+
 /// The findings of the directory `path` whose codes are in [`DIR_LOCAL_CODES`], with its files' suppression
 /// comments applied: exactly those [`workspace_diagnostics`] reports for them in any workspace that holds the
 /// directory with the same files. For a first look at a document's directory before its workspace is loaded.

@@ -12,6 +12,7 @@
 
 pub mod base;
 pub mod environments;
+pub mod plain_root;
 pub mod project;
 mod project_errors;
 pub mod project_rename;

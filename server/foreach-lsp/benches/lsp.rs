@@ -1,6 +1,7 @@
 //! Language-server benchmark on a generated workspace. Prints: time from `initialize` to the first diagnostics,
 //! from `didOpen` to the document's first diagnostics (opened while the workspace is being indexed, as an editor
-//! restores its files, and opened after), didChange -> publishDiagnostics latency after one-character edits and
+//! restores its files, and opened after), from `didOpen` while indexing to the first finding that needs evaluation
+//! (in the generated root: `provider = aws.by_region["nope-1"]` appended), didChange -> publishDiagnostics latency after one-character edits and
 //! after edits that add or remove a broken line at the end of the file (`broken_N =`, as typing a new attribute
 //! does), hover and completion latency (p50/p99), and resident memory.
 //!
@@ -206,6 +207,33 @@ async fn main() {
         elapsed
     };
 
+    // The first finding that needs evaluation, in the generated root: a reference to a provider instance its
+    // `.tfvars` does not give, appended to the document opened while the workspace is being indexed (a server of its
+    // own). Directory-local findings published first do not count.
+    let evaluation_during_indexing = if text.contains("alias    = \"by_region\"") {
+        let probe = format!(
+            "{text}\nresource \"aws_s3_bucket\" \"early_probe\" {{\n  provider = aws.by_region[\"nope-1\"]\n}}\n"
+        );
+        let mut c = TestClient::start();
+        c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+        let opened = Instant::now();
+        c.open(&doc, &probe).await;
+        c.diagnostics_for(&doc, |d| {
+            d.iter().any(|d| {
+                d["code"] == "unknown-provider-instance" && d["message"].as_str().is_some_and(|m| m.contains("nope-1"))
+            })
+        })
+        .await;
+        let elapsed = opened.elapsed();
+        let before_index =
+            c.backlog_matching(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").is_empty();
+        c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+        c.shutdown().await;
+        Some((elapsed, before_index))
+    } else {
+        None
+    };
+
     let mut c = TestClient::start();
     let start = Instant::now();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
@@ -224,6 +252,10 @@ async fn main() {
     println!("workspace: {} ({} lines in {}, as opened)", root.display(), lines.len(), file.display());
     println!("initialize -> index done: {}", ms(indexed));
     println!("didOpen while indexing -> its first diagnostics: {}", ms(during_indexing));
+    if let Some((elapsed, before_index)) = evaluation_during_indexing {
+        let when = if before_index { "before the index was done" } else { "after the index was done" };
+        println!("didOpen while indexing -> its first evaluation finding: {} ({when})", ms(elapsed));
+    }
     println!("didOpen -> its first diagnostics: {}", ms(open_to_diagnostics));
     println!("initialize -> first diagnostics: {}", ms(first_diagnostics));
 

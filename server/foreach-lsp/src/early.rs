@@ -5,82 +5,212 @@
 //! to index, and a user who opens a file wants its mistakes at once. So `didOpen` (an editor restoring its files
 //! opens them the same way) loads the document's own directory alone, beside the indexing, and publishes the
 //! findings that directory's files decide by themselves (`foreach_analysis::checks::DIR_LOCAL_CODES`: syntax
-//! errors, duplicates, undeclared references, ...), which the full index reports unchanged. Everything that needs
-//! the callers or the modules called (instance values, provider keys, module outputs) waits for the index.
+//! errors, duplicates, undeclared references, ...), which the full index reports unchanged.
+//!
+//! Then, when the directory is surely a plain root module (`foreach_load::plain_root`: no module call anywhere in
+//! the workspace can load it, it has no state, no wrapper, no reference to a called module's outputs and no file
+//! function, and the settings give it no values of their own), the root's own instance is evaluated in that same
+//! host, its module calls leading nowhere, and the findings it decides by itself
+//! (`foreach_analysis::checks::ROOT_INSTANCE_CODES`: which provider instance each reference selects) are published
+//! too: a provider key missing from the `.tfvars` shows in the time it takes to read the workspace's files, not to
+//! index them. Everything else that needs the callers or the modules called (a module's instance values, module
+//! outputs) waits for the index, and so does everything in a directory this is unsure of.
+//!
+//! An edit while indexing publishes the lists again for the new text (`didChange`). With environments in the
+//! project file the first list is the one their merge shows (every pass reports the same directory-local
+//! findings), unless an environment is limited to some roots: which passes check a module then depends on its
+//! callers, and nothing is published early. The values differ per environment, so the second list is not published.
 
-use std::collections::HashSet;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use foreach_analysis::AnalysisHost;
-use foreach_load::environments::Finding;
-use tower_lsp_server::ls_types::Uri;
+use foreach_analysis::checks::ROOT_INSTANCE_CODES;
+use foreach_analysis::{AnalysisHost, Diagnostic};
+use foreach_load::environments::{self, Finding};
+use tower_lsp_server::ls_types::{self as lsp, Uri};
+
+use crate::config::Config;
 
 use crate::convert::uri_to_path;
 use crate::state::{Snapshot, State};
 
-/// Publishes the directory-local findings of the open document `uri` (at `path`), unless the index is installed
-/// first or the document changes meanwhile. Runs in the background.
-pub fn spawn(state: &Arc<State>, uri: Uri, path: String) {
-    if state.lock_host().listed_dirs.is_some() || (state.config().pull_diagnostics && state.caps().pull_diagnostics) {
+/// Publishes the early lists (`compute`) of the open document `uri` (at `path`) for its newest text, unless the
+/// index is installed first. Called by `didOpen` and by every `didChange` while the workspace is being indexed; runs
+/// in the background, one computation per document at a time: one that ends after the text changed starts again
+/// for the newest text, so a list for an older text is never published over a newer one.
+pub fn spawn(state: &Arc<State>, uri: Uri, path: String, opened: bool) {
+    // Not `indexed`: every keystroke comes here, and must not wait for the host lock.
+    if state.indexed_once.load(std::sync::atomic::Ordering::SeqCst)
+        || (state.config().pull_diagnostics && state.caps().pull_diagnostics)
+    {
+        return;
+    }
+    if !running(state).insert(uri.clone()) {
+        // The running computation sees the new version when it ends, and starts again.
         return;
     }
     let s = Arc::clone(state);
     state.spawn_background(async move {
-        let Some(version) = s.docs.version(&uri) else { return };
-        let computing = Arc::clone(&s);
-        let (for_uri, for_path) = (uri.clone(), path.clone());
-        let items = tokio::task::spawn_blocking(move || compute(&computing, &for_uri, &for_path)).await;
-        let Ok(Some(items)) = items else { return };
-        let mut published = s.publisher.published.lock().await;
-        // Checked under the lock the publishing loop holds while it sends: once the index is installed, its own
-        // round is the one to publish, and a list for an older text would be wrong.
-        if s.lock_host().listed_dirs.is_some() || s.docs.version(&uri) != Some(version) || published.contains_key(&uri)
-        {
-            return;
+        let mut opened = opened;
+        loop {
+            let version = s.docs.version(&uri);
+            if let Some(version) = version {
+                // The lists come in stages (`compute`), each published as soon as it is ready.
+                let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+                let computing = Arc::clone(&s);
+                let (for_uri, for_path) = (uri.clone(), path.clone());
+                let task = tokio::task::spawn_blocking(move || {
+                    compute(&computing, &for_uri, &for_path, opened, &|items| drop(tx.send(items)))
+                });
+                opened = false;
+                while let Some(items) = rx.recv().await {
+                    publish(&s, &uri, version, items).await;
+                }
+                let _ = task.await;
+            }
+            // Decided under the lock `spawn` inserts under, after `didChange` stored the new version: either this
+            // loop sees that version, or the next `spawn` finds no computation running and starts one.
+            let mut guard = running(&s);
+            if version.is_some() && s.docs.version(&uri) != version && !indexed(&s) {
+                continue;
+            }
+            guard.remove(&uri);
+            break;
         }
-        if !items.is_empty() {
-            s.client.publish_diagnostics(uri.clone(), items.clone(), Some(version)).await;
-        }
-        published.insert(uri, items);
     });
 }
 
-/// The document's directory-local findings in LSP form, as `diagnostics::compute` would give them (the project
-/// file's and the settings' severities applied); `None` when they cannot be told apart from the rest (a project
-/// file with environments, whose findings are merged per environment) or the directory is not there.
-fn compute(state: &State, uri: &Uri, path: &str) -> Option<Vec<tower_lsp_server::ls_types::Diagnostic>> {
-    let (dir, _) = path.rsplit_once('/')?;
+/// Sends `items` as the list of `uri` at `version`, unless the index is installed or the text changed since.
+async fn publish(s: &State, uri: &Uri, version: i32, items: Vec<lsp::Diagnostic>) {
+    let mut published = s.publisher.published.lock().await;
+    // Checked under the lock the publishing loop holds while it sends: once the index is installed, its own round
+    // is the one to publish, and a list for an older text would be wrong.
+    if indexed(s) || s.docs.version(uri) != Some(version) {
+        return;
+    }
+    if published.get(uri).map_or(!items.is_empty(), |before| *before != items) {
+        s.client.publish_diagnostics(uri.clone(), items.clone(), Some(version)).await;
+    }
+    published.insert(uri.clone(), items);
+}
+
+/// Whether the first indexing is installed (from then on the publishing loop publishes everything).
+fn indexed(state: &State) -> bool {
+    state.lock_host().listed_dirs.is_some()
+}
+
+fn running(state: &State) -> std::sync::MutexGuard<'_, HashSet<Uri>> {
+    state.early_running.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The document's early lists in LSP form, as `diagnostics::compute` would give them (the project file's and the
+/// settings' severities applied, merged across its environments), each given to `send` when ready: first its
+/// directory's own findings, then, when the directory is a plain root (`plain_root`), those plus what the root's
+/// own instance decides. `opened`: the document was just opened (not edited since the last lists). Nothing when the environments' tags cannot be known before the module tree is (an
+/// environment limited to some roots), or the directory is not there.
+fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec<lsp::Diagnostic>)) {
+    let Some((dir, _)) = path.rsplit_once('/') else { return };
     let dir = if dir.is_empty() { "/" } else { dir };
     let roots = state.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
     let project = crate::workspace::discover_project(&roots);
-    if matches!(&project, Some(Ok(p)) if !p.environments.is_empty()) {
-        return None;
-    }
-    // The open documents of the directory keep their editor text; the rest is read from disk.
-    let open: Vec<(String, Arc<str>)> = state
-        .docs
-        .all()
-        .into_iter()
-        .filter_map(|(u, text, _)| Some((uri_to_path(&u)?, text)))
-        .filter(|(p, _)| p.rsplit_once('/').is_some_and(|(d, _)| d == dir))
-        .collect();
-    let skip: HashSet<String> = open.iter().map(|(p, _)| p.clone()).collect();
-    let mut change = foreach_load::directory_change(Path::new(dir), &skip);
-    if change.dirs.is_empty() {
-        return None;
-    }
-    change.files.extend(open.into_iter().map(|(p, text)| (p, Ok(text.into()))));
-    let mut host = AnalysisHost::new();
-    host.apply_change(change);
-    let findings: Vec<Finding> = host.dir_local_diagnostics(dir).into_iter().map(Finding::everywhere).collect();
-    let snap = Snapshot {
-        analysis: foreach_ide::Analysis::of(&host),
-        versions: Default::default(),
-        listed_dirs: Some(Arc::new(HashSet::from([dir.to_string()]))),
-        encoding: state.encoding(),
-        uris: state.uris.clone(),
+    let environments: Vec<&str> = match &project {
+        Some(Ok(p)) => p.environments.iter().map(|e| e.name.as_str()).collect(),
+        _ => Vec::new(),
     };
-    let all = crate::diagnostics::compute(&snap, &state.config(), project.as_ref(), &findings).ok()?;
-    Some(all.into_iter().find(|f| f.uri == *uri).map(|f| f.items).unwrap_or_default())
+    // An environment limited to some roots checks only the modules those roots call, so whether a module's finding
+    // is tagged with it depends on who calls the module: known only once the whole tree is.
+    if matches!(&project, Some(Ok(p)) if p.environments.iter().any(|e| e.roots.is_some())) {
+        return;
+    }
+    let open: HashMap<String, Arc<str>> =
+        state.docs.all().into_iter().filter_map(|(u, text, _)| Some((uri_to_path(&u)?, text))).collect();
+    // The open documents of the directory keep their editor text; the rest is read from disk.
+    let here: Vec<(String, Arc<str>)> = open
+        .iter()
+        .filter(|(p, _)| p.rsplit_once('/').is_some_and(|(d, _)| d == dir))
+        .map(|(p, t)| (p.clone(), Arc::clone(t)))
+        .collect();
+    // A text too large to analyse while editing is not analysed here either (`State::analysable`).
+    if here.iter().any(|(_, text)| text.len() > crate::state::MAX_ANALYSED_BYTES) {
+        return;
+    }
+    let config = state.config();
+    let folders: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
+    std::thread::scope(|scope| {
+        // The workspace's files are read and searched beside the analysis of the first list.
+        let plain_root = (environments.is_empty() && plain_settings(&config))
+            .then(|| scope.spawn(|| foreach_load::plain_root::surely_plain_root(&folders, Path::new(dir), &open)));
+        let skip: HashSet<String> = here.iter().map(|(p, _)| p.clone()).collect();
+        let mut change = foreach_load::directory_change(Path::new(dir), &skip);
+        if change.dirs.is_empty() {
+            return;
+        }
+        change.files.extend(here.into_iter().map(|(p, text)| (p, Ok(text.into()))));
+        let mut host = AnalysisHost::new();
+        host.apply_change(change);
+        let in_lsp_form = |local: Vec<Diagnostic>| {
+            let findings: Vec<Finding> = if environments.is_empty() {
+                local.into_iter().map(Finding::everywhere).collect()
+            } else {
+                // Every environment applies to every root, and a directory-local finding does not depend on the
+                // values: each pass of `environments::check` reports the same list for this directory, merged as
+                // it merges them.
+                environments::merge(vec![local; environments.len()], &environments)
+            };
+            let snap = Snapshot {
+                analysis: foreach_ide::Analysis::of(&host),
+                versions: Default::default(),
+                listed_dirs: Some(Arc::new(HashSet::from([dir.to_string()]))),
+                encoding: state.encoding(),
+                uris: state.uris.clone(),
+            };
+            let all = crate::diagnostics::compute(&snap, &config, project.as_ref(), &findings).ok()?;
+            Some(all.into_iter().find(|f| f.uri == *uri).map(|f| f.items).unwrap_or_default())
+        };
+        let local = host.dir_local_diagnostics(dir);
+        let Some(first) = in_lsp_form(local.clone()) else { return };
+        let join = |p: std::thread::ScopedJoinHandle<'_, bool>| p.join().unwrap_or(false);
+        // For a plain root the first list is skipped when the search is over by now, and after an edit always: it
+        // would take the root's own findings away until the second list is sent. A document just opened has
+        // nothing to lose, and gets the first list at once.
+        let mut plain_root = plain_root;
+        let root_known = plain_root.take_if(|p| !opened || p.is_finished()).map(join);
+        if root_known != Some(true) {
+            send(first);
+        }
+        if !root_known.unwrap_or_else(|| plain_root.is_some_and(join)) {
+            return;
+        }
+        // The root evaluated alone (its module calls lead nowhere here): only the codes its own instance decides.
+        let file = host.file_id(path);
+        let mut all = local;
+        all.extend(
+            host.diagnostics()
+                .into_iter()
+                .filter(|d| Some(d.location.file) == file && ROOT_INSTANCE_CODES.contains(&d.code)),
+        );
+        all.sort_by_key(|d| (d.location.file, d.location.range.start(), d.location.range.end()));
+        if let Some(items) = in_lsp_form(all) {
+            send(items);
+        }
+    });
+}
+
+/// Whether the settings give the roots no values of their own (var files, variables, a workspace, a state), and
+/// neither does the environment (`TF_VAR_…`, `TF_WORKSPACE`): a root loaded alone then has the values the index
+/// gives it.
+fn plain_settings(config: &Config) -> bool {
+    let folders_plain =
+        config.folders.values().all(|f| f.var_files.is_empty() && f.variables.is_empty() && f.state.is_none());
+    let env_plain = std::env::vars_os().all(|(k, _)| {
+        let k = k.to_string_lossy();
+        !k.starts_with("TF_VAR_") && k != "TF_WORKSPACE"
+    });
+    folders_plain
+        && env_plain
+        && config.var_files.is_empty()
+        && config.variables.is_empty()
+        && config.workspace.is_none()
+        && config.state.is_none()
 }

@@ -137,6 +137,12 @@ pub struct State {
     pub file_events: crate::file_queue::Queue,
     /// Open documents over [`MAX_ANALYSED_BYTES`], whose newest text the analysis does not get (logged once each).
     oversized: Mutex<HashSet<Uri>>,
+    /// Open documents whose early findings are being computed (`early.rs`): one computation per document at a time,
+    /// which starts again when the text changed meanwhile.
+    pub early_running: Mutex<HashSet<Uri>>,
+    /// Set once the first indexing is installed ([`Host::listed_dirs`] is `Some` from then on): read by every
+    /// `didChange` without waiting for the host lock, which an edit being applied holds.
+    pub indexed_once: AtomicBool,
     /// The session's background tasks (the diagnostics loop, indexing, delayed edits, watcher registration), aborted
     /// when the session ends: the diagnostics loop waits for changes forever, and with it the whole state (the
     /// analysis database, the documents) would outlive [`serve`](crate::serve) in a process that goes on running.
@@ -181,6 +187,8 @@ impl State {
             watched_states: Mutex::new(Vec::new()),
             file_events: crate::file_queue::Queue::default(),
             oversized: Mutex::new(HashSet::new()),
+            early_running: Mutex::new(HashSet::new()),
+            indexed_once: AtomicBool::new(false),
             background: std::sync::Mutex::new(Vec::new()),
         }
     }

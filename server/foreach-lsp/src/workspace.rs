@@ -65,6 +65,7 @@ pub async fn index(state: &Arc<State>) {
         guard.project = project;
         guard.versions.clear();
         guard.listed_dirs = Some(Arc::new(listed_dirs));
+        s.indexed_once.store(true, Ordering::SeqCst);
         guard.state_sources = crate::state_files::sources(&guard.host, &configured.files);
         let watched: Vec<String> = configured.files.values().cloned().collect();
         guard.configured_states = configured.files;

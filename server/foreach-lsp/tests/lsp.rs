@@ -545,10 +545,11 @@ async fn templated_module_source_hover_and_definition() {
     c.shutdown().await;
 }
 
-/// Issue 14 item 14: a document opened while its workspace is still being indexed gets no diagnostics until its
-/// module is loaded; then exactly the real ones (its sibling's variable is declared, not undefined).
+/// Issue 14 item 14: a document opened while its workspace is still being indexed gets no diagnostic that its
+/// module, once loaded, withdraws (its sibling's variable is declared, not undefined). Since issue 35 its directory is
+/// loaded at once, and being a plain root, its own instance's provider key is checked before the indexing ends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn no_diagnostics_are_published_before_the_module_is_loaded() {
+async fn what_is_published_while_indexing_is_what_the_loaded_module_says() {
     let main = "provider \"aws\" {\n  alias    = \"by_region\"\n  for_each = var.regions\n  region   = each.value\n}\n\nresource \"aws_s3_bucket\" \"b\" {\n  provider = aws.by_region[\"nope\"]\n}\n";
     let dir = workspace(&[
         ("main.tf", main),
@@ -560,12 +561,15 @@ async fn no_diagnostics_are_published_before_the_module_is_loaded() {
     let mut c = TestClient::start_with_hooks();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
     c.open(&main_uri, main).await;
-    // The indexing ends with a progress `end`; every diagnostic published for main.tf comes after it.
+    // The indexing ends with a progress `end`.
     c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
     let early = c.backlog_matching(|m| m["method"] == "textDocument/publishDiagnostics");
-    assert!(early.is_empty(), "published while indexing: {early:?}");
-    let diags = c.diagnostics_for(&main_uri, |d| !d.is_empty()).await;
-    assert_eq!(codes(&diags), ["unknown-provider-instance"], "{diags:?}");
+    assert_eq!(early.len(), 1, "{early:?}");
+    assert_eq!(codes(early[0]["params"]["diagnostics"].as_array().unwrap()), ["unknown-provider-instance"]);
+    // The index's list is the same, so it is not sent again: ask for it.
+    let pulled = c.request("textDocument/diagnostic", json!({"textDocument": {"uri": main_uri}})).await;
+    assert_eq!(&pulled["items"], &early[0]["params"]["diagnostics"], "{pulled}");
+    c.shutdown().await;
 }
 
 /// A file opened outside every workspace folder: its directory is loaded from disk, so its module is complete.
@@ -629,9 +633,12 @@ async fn documents_keep_the_uri_the_client_wrote() {
 /// A module file opened while a large workspace is being indexed (slowly, through the test hook): its directory's
 /// own findings are published before the indexing ends, and the full index withdraws none of them; what depends on
 /// the callers (here a key the caller's map lacks) comes only with the index.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_them() {
-    let app = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = local.tagz\n}\n\nlocals {\n  region = var.regions[\"nope\"]\n}\n";
+/// The text of `modules/app/main.tf` in [`slow_workspace`]: an undefined local, and a key the caller's map lacks.
+const SLOW_APP: &str = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = local.tagz\n}\n\nlocals {\n  region = var.regions[\"nope\"]\n}\n";
+
+/// A workspace of 150 generated modules and `modules/app`, called from the root `main.tf`, whose indexing the test
+/// hook slows down, plus `extra` files; the canonical root and the URI of `modules/app/main.tf`.
+fn slow_workspace(extra: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf, String) {
     let variables = "variable \"name\" {\n  type = string\n}\n\nvariable \"regions\" {\n  type = map(string)\n}\n";
     let mut calls = String::new();
     let mut files: Vec<(String, String)> = Vec::new();
@@ -646,21 +653,32 @@ async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_
         "module \"app\" {\n  source  = \"./modules/app\"\n  name    = \"b\"\n  regions = { eu = \"eu-west-1\" }\n}\n",
     );
     files.push(("main.tf".into(), calls));
-    files.push(("modules/app/main.tf".into(), app.into()));
+    files.push(("modules/app/main.tf".into(), SLOW_APP.into()));
     files.push(("modules/app/variables.tf".into(), variables.into()));
     files.push((foreach_lsp::test_hooks::SLOW_INDEX_MARKER.into(), String::new()));
+    files.extend(extra.iter().map(|(p, t)| (p.to_string(), t.to_string())));
     let dir = workspace(&files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
     let root = canonical(&dir);
     let app_uri = uri(&root.join("modules/app/main.tf"));
+    (dir, root, app_uri)
+}
+
+fn indexing_ended(m: &Value) -> bool {
+    m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_them() {
+    let (_dir, root, app_uri) = slow_workspace(&[]);
+    let app = SLOW_APP;
     let mut c = TestClient::start_with_hooks();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
     c.open(&app_uri, app).await;
     let first = c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
-    let indexed = c.backlog_matching(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
-    assert!(indexed.is_empty(), "the first diagnostics came after the indexing");
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the first diagnostics came after the indexing");
     assert_eq!(codes(&first), ["undefined-reference"], "only what the directory decides: {first:?}");
     assert!(first[0]["message"].as_str().unwrap().contains("tagz"), "{first:?}");
-    c.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end").await;
+    c.wait_for(indexing_ended).await;
     let full = c.diagnostics_for(&app_uri, |d| d.len() > first.len()).await;
     assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
     for d in &first {
@@ -672,6 +690,124 @@ async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_
     for p in publications {
         for d in &first {
             assert!(p["params"]["diagnostics"].as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
+        }
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_while_indexing_publishes_the_new_texts_own_findings_at_once() {
+    let (_dir, root, app_uri) = slow_workspace(&[]);
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, SLOW_APP).await;
+    c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
+    // Two edits in a row: an undefined local, then a broken line. Only the newest text's list may come last.
+    let ownr = format!("{SLOW_APP}\nresource \"aws_s3_bucket\" \"c\" {{\n  bucket = local.ownr\n}}\n");
+    c.notify("textDocument/didChange", change(1, &app_uri, None, &ownr)).await;
+    c.notify("textDocument/didChange", change(2, &app_uri, None, &format!("{ownr}broken =\n"))).await;
+    let is_v2 = |m: &Value| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == app_uri.as_str()
+            && m["params"]["version"] == 2
+    };
+    let edited = c.wait_for(is_v2).await["params"]["diagnostics"].as_array().cloned().unwrap();
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the edit's diagnostics came after the indexing");
+    let mentions = |ds: &[Value], what: &str| ds.iter().any(|d| d["message"].as_str().unwrap().contains(what));
+    assert!(mentions(&edited, "ownr") && mentions(&edited, "tagz"), "{edited:?}");
+    assert!(codes(&edited).contains(&"syntax-error".to_string()), "{edited:?}");
+    c.wait_for(indexing_ended).await;
+    let stale = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == app_uri.as_str()
+            && m["params"]["version"].as_i64().is_some_and(|v| v < 2)
+    });
+    assert!(stale.is_empty(), "a list for an older text came after the newest: {stale:?}");
+    let full = c.diagnostics_for(&app_uri, |d| d.len() > edited.len()).await;
+    assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
+    for d in &edited {
+        assert!(full.contains(d), "{d} was withdrawn: {full:?}");
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_root_opened_while_indexing_gets_its_provider_instance_findings_first_and_keeps_them() {
+    let mut main = String::from(
+        "variable \"regions\" {\n  type = map(string)\n}\n\nprovider \"aws\" {\n  alias    = \"by_region\"\n  \
+         for_each = var.regions\n  region   = each.value\n}\n\n",
+    );
+    let mut files: Vec<(String, String)> = Vec::new();
+    for i in 0..150 {
+        main.push_str(&format!(
+            "module \"m{i}\" {{\n  source   = \"./modules/m{i}\"\n  for_each = var.regions\n  providers = {{\n    \
+             aws = aws.by_region[each.key]\n  }}\n}}\n\n"
+        ));
+        files.push((format!("modules/m{i}/main.tf"), "resource \"aws_s3_bucket\" \"b\" {}\n".into()));
+    }
+    files.push(("main.tf".into(), main.clone()));
+    files.push(("terraform.tfvars".into(), "regions = {\n  eu = \"eu-west-1\"\n  us = \"us-east-1\"\n}\n".into()));
+    files.push((foreach_lsp::test_hooks::SLOW_INDEX_MARKER.into(), String::new()));
+    let dir = workspace(&files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
+    let root = canonical(&dir);
+    let main_uri = uri(&root.join("main.tf"));
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    // As the bench does: a reference to a provider instance that does not exist, appended to the root.
+    let text = format!("{main}resource \"aws_s3_bucket\" \"x\" {{\n  provider = aws.by_region[\"nope-1\"]\n}}\n");
+    c.open(&main_uri, &text).await;
+    let has_unknown = |d: &[Value]| codes(d).contains(&"unknown-provider-instance".to_string());
+    let first = c.diagnostics_for(&main_uri, has_unknown).await;
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the instance finding came after the indexing");
+    assert_eq!(codes(&first), ["unknown-provider-instance"], "{first:?}");
+    let message = first[0]["message"].as_str().unwrap();
+    assert!(message.contains("nope-1") && message.contains("`eu`, `us`"), "{first:?}");
+    // An edit meanwhile is evaluated again.
+    let edited = text.replace("nope-1", "nope-2");
+    c.notify("textDocument/didChange", change(1, &main_uri, None, &edited)).await;
+    let second =
+        c.diagnostics_for(&main_uri, |d| d.iter().any(|d| d["message"].as_str().unwrap().contains("nope-2"))).await;
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the edit's instance finding came after the indexing");
+    c.wait_for(indexing_ended).await;
+    let first = second;
+    // The index publishes again only if its list differs: then it must hold the early one's findings.
+    let later = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == main_uri.as_str()
+    });
+    for p in later {
+        for d in &first {
+            assert!(p["params"]["diagnostics"].as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
+        }
+    }
+    // The index's own answer, asked for directly, holds it too.
+    let pulled = c.request("textDocument/diagnostic", json!({"textDocument": {"uri": main_uri}})).await;
+    for d in &first {
+        assert!(pulled["items"].as_array().unwrap().contains(d), "{d} is not the index's: {pulled}");
+    }
+    c.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_document_opened_while_indexing_a_project_with_environments_gets_its_own_findings_first() {
+    let project = "[environments.prod]\nworkspace = \"prod\"\n\n[environments.staging]\nworkspace = \"staging\"\n";
+    let (_dir, root, app_uri) = slow_workspace(&[(".git/HEAD", ""), ("foreach-ls.toml", project)]);
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, SLOW_APP).await;
+    let first = c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the first diagnostics came after the indexing");
+    assert_eq!(codes(&first), ["undefined-reference"], "only what the directory decides: {first:?}");
+    // Untagged, as the merge shows a finding every environment has.
+    assert!(first[0]["message"].as_str().unwrap().starts_with("reference to undeclared"), "{first:?}");
+    c.wait_for(indexing_ended).await;
+    let full = c.diagnostics_for(&app_uri, |d| d.len() > first.len()).await;
+    assert!(codes(&full).contains(&"evaluation-error".to_string()), "the caller's key is checked: {full:?}");
+    let publications = c.backlog_matching(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == app_uri.as_str()
+    });
+    for p in publications.iter().map(|p| &p["params"]["diagnostics"]).chain([&json!(full)]) {
+        for d in &first {
+            assert!(p.as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
         }
     }
     c.shutdown().await;

@@ -1,5 +1,6 @@
 //! `textDocument/didChange`: applies incremental (or full) changes to the rope in version order, then sends the
-//! newest text to the analysis.
+//! newest text to the analysis. While the workspace is being indexed, the document's directory-local findings are
+//! published again for the new text (`early.rs`).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,6 +18,7 @@ pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
     match state.docs.change(&uri, p.text_document.version, p.content_changes, state.encoding()) {
         EditOutcome::Applied { .. } => {
             crate::test_hooks::late_sync(state.test_hooks, &state.docs, &uri).await;
+            refresh_early(state, &uri);
             state.sync_document(uri).await
         }
         EditOutcome::Waiting => {
@@ -24,6 +26,7 @@ pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
             state.spawn_background(async move {
                 tokio::time::sleep(GAP_TIMEOUT).await;
                 if let EditOutcome::Applied { .. } = s.docs.flush_pending(&uri, s.encoding()) {
+                    refresh_early(&s, &uri);
                     s.sync_document(uri).await;
                 }
             });
@@ -32,5 +35,12 @@ pub async fn run(state: &Arc<State>, p: DidChangeTextDocumentParams) {
             tracing::warn!("ignored a didChange for {}, which is not open (no didOpen came before it)", uri.as_str())
         }
         EditOutcome::Ignored => tracing::debug!("ignored a stale or repeated didChange for {}", uri.as_str()),
+    }
+}
+
+/// The early findings for the new text, while the workspace is being indexed (`early::spawn` does nothing after).
+fn refresh_early(state: &Arc<State>, uri: &tower_lsp_server::ls_types::Uri) {
+    if let Some(path) = crate::convert::uri_to_path(uri) {
+        crate::early::spawn(state, uri.clone(), path, false);
     }
 }

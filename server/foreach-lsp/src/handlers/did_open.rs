@@ -1,6 +1,7 @@
 //! `textDocument/didOpen`: the buffer's text overrides the disk from now on. A document in a directory that no
 //! indexing listed (outside every workspace folder) has its directory loaded, so that its module is complete.
-//! While the workspace is still being indexed, its directory-local findings are published at once (`early.rs`).
+//! While the workspace is still being indexed, its early lists are published at once (`early.rs`: its directory's own
+//! findings, and for a plain root what its own instance decides).
 //! Then, in the background, the document is readied for editing (`AnalysisHost::prepare_editing`), so that its
 //! first keystrokes cost what later ones do.
 
@@ -15,10 +16,11 @@ pub async fn run(state: &Arc<State>, p: DidOpenTextDocumentParams) {
     let doc = p.text_document;
     state.docs.open(doc.uri.clone(), &doc.text, doc.version);
     let uri = doc.uri;
-    let uri_for_early = uri.clone();
     let path = uri_to_path(&uri);
     if let Some(path) = &path {
         state.uris.remember(path.clone(), &uri);
+        // Before the text reaches the host: the early lists need only the document store.
+        crate::early::spawn(state, uri.clone(), path.clone(), true);
     }
     state
         .apply(move |state, host| {
@@ -28,7 +30,6 @@ pub async fn run(state: &Arc<State>, p: DidOpenTextDocumentParams) {
         })
         .await;
     let Some(path) = path else { return };
-    crate::early::spawn(state, uri_for_early, path.clone());
     let state = Arc::clone(state);
     // Not awaited: the parse (tens of milliseconds for a big generated file) runs without the host, and an edit that
     // arrives meanwhile is parsed as before (the store keeps whichever items are newer).

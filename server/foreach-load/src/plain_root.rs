@@ -1,0 +1,269 @@
+//! Whether a directory is surely a plain root module, told from the files on disk in the time it takes to read them
+//! (no parsing): for a first look at the root module of a document opened while its workspace is still being
+//! loaded. The language server then evaluates that root alone (`foreach-lsp`'s `early.rs`), and publishes what its
+//! own instance decides before the index is built; so this must never answer yes for a directory that the loaded
+//! workspace could evaluate otherwise. Whatever it cannot be sure of answers no:
+//!
+//! - some module call may load the directory: every `source = "..."` (and JSON `"source": "..."`) in every
+//!   OpenTofu file under the workspace folders is read, whatever block holds it, git-ignored and excluded
+//!   directories included. One written with an interpolation or not as a literal string could lead anywhere, and
+//!   so could a `modules.json` of `tofu init` (it maps sources to directories), a linked directory (the loader may
+//!   walk it) or a call into a directory outside the folders (loading follows that directory's own calls);
+//! - its values may come from elsewhere: a state (`terraform.tfstate`, `terraform.tfstate.d`), a `.terraform`
+//!   directory (the selected workspace), a wrapper that supplies its inputs (terragrunt, atmos);
+//! - its own evaluation may need more than its directory: a reference to a called module's outputs (`module.`), or
+//!   a file function (`file(...)`, `templatefile(...)`, ...), whose files the first look does not read.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use foreach_analysis::paths::{is_local_source, join_normalized};
+use foreach_syntax::FileKind;
+
+use crate::path_string;
+
+/// Whether `dir` is surely a root module that depends on its own directory alone, in a workspace made of `folders`
+/// (both canonical, else the answer is no). `open` gives the texts of files an editor holds (they replace the disk's).
+pub fn surely_plain_root(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> bool {
+    // Paths spelt through a link would not compare equal to the directories the calls lead to.
+    let canonical = |p: &Path| p.canonicalize().is_ok_and(|c| c == p);
+    if !canonical(dir) || !folders.iter().all(|f| canonical(f)) {
+        return false;
+    }
+    if !folders.iter().any(|f| dir.starts_with(f)) || dir.components().any(|c| c.as_os_str() == ".terraform") {
+        return false;
+    }
+    if ["terraform.tfstate", "terraform.tfstate.d", ".terraform"].iter().any(|n| dir.join(n).exists()) {
+        return false;
+    }
+    // Looked for up to the boundaries the loader uses: the repositories of the folders (or the folders).
+    let boundaries: Vec<PathBuf> = folders.iter().map(|f| crate::read_boundary(f)).collect();
+    if !crate::wrappers::input_wrappers([dir], &boundaries).is_empty() {
+        return false;
+    }
+    let mut own = Vec::new();
+    crate::list_dir(dir, &mut own);
+    for file in &own {
+        let Some(text) = text_of(file, open) else { return false };
+        if needs_more_than_its_directory(&text) {
+            return false;
+        }
+    }
+    // Walked, then read and searched on this thread: rayon's pool is busy with the indexing meanwhile, and a task
+    // queued there would wait for it.
+    let mut files = Vec::new();
+    for folder in folders {
+        if !walk(folder, &mut files) {
+            return false;
+        }
+    }
+    let target = path_string(dir);
+    !files.iter().any(|f| may_call(f, &target, folders, open))
+}
+
+/// Lists the OpenTofu files (not variables files) under `dir` into `out`; false when unsure what the loader walks
+/// (a linked directory) or maps (a `modules.json`).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return true };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Ok(file_type) = entry.file_type() else { continue };
+        let name = entry.file_name();
+        let name = name.to_str().unwrap_or_default();
+        if file_type.is_symlink() && path.is_dir() {
+            return false;
+        } else if file_type.is_dir() {
+            let sure = match name {
+                ".git" => true,
+                // Copies of remote modules, reached only through `modules.json`.
+                ".terraform" => !path.join("modules/modules.json").exists(),
+                _ => walk(&path, out),
+            };
+            if !sure {
+                return false;
+            }
+        } else if is_configuration(name) {
+            out.push(path);
+        }
+    }
+    true
+}
+
+/// Whether a `source` in the file at `path` leads to `target`, or could.
+fn may_call(path: &Path, target: &str, folders: &[PathBuf], open: &HashMap<String, Arc<str>>) -> bool {
+    let on_disk;
+    let text: &[u8] = match open.get(&path_string(path)) {
+        Some(text) => text.as_bytes(),
+        None => {
+            // Unreadable: it declares nothing, in the analysis either.
+            let Ok(bytes) = std::fs::read(path) else { return false };
+            on_disk = bytes;
+            &on_disk
+        }
+    };
+    let base = path.parent().map(path_string).unwrap_or_default();
+    memchr::memmem::find_iter(text, b"source").any(|at| match source_at(text, at) {
+        Source::NotOne => false,
+        Source::Unknown => true,
+        Source::Literal(s) if is_local_source(s) => leads_to(&base, s, target, folders),
+        // A registry or git address: only `modules.json` maps it to a directory.
+        Source::Literal(_) => false,
+    })
+}
+
+/// Whether the local source `source` of a file in `base` leads to `target`, or could.
+fn leads_to(base: &str, source: &str, target: &str, folders: &[PathBuf]) -> bool {
+    if source.contains("//") {
+        return true;
+    }
+    let joined = join_normalized(base, source);
+    if joined == target {
+        return true;
+    }
+    let Ok(canonical) = Path::new(&joined).canonicalize() else {
+        // Missing: the call loads nothing (the analysis reports it).
+        return false;
+    };
+    // A directory outside the folders: loading follows its calls, which are not read here.
+    path_string(&canonical) == target || !folders.iter().any(|f| canonical.starts_with(f))
+}
+
+/// What follows an occurrence of `source` at `at`.
+enum Source<'t> {
+    /// Not an attribute named `source` (`source_arn`, a word in a comment).
+    NotOne,
+    /// An attribute whose value is not a literal string.
+    Unknown,
+    Literal(&'t str),
+}
+
+fn source_at(bytes: &[u8], at: usize) -> Source<'_> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    if at > 0 && ident(bytes[at - 1]) {
+        return Source::NotOne;
+    }
+    let mut i = at + "source".len();
+    if bytes.get(i) == Some(&b'"') {
+        i += 1;
+    }
+    while bytes.get(i).is_some_and(|b| *b == b' ' || *b == b'\t') {
+        i += 1;
+    }
+    match bytes.get(i) {
+        Some(b'=') if bytes.get(i + 1) != Some(&b'=') => {}
+        Some(b':') => {}
+        _ => return Source::NotOne,
+    }
+    i += 1;
+    while bytes.get(i).is_some_and(|b| *b == b' ' || *b == b'\t') {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b'"') {
+        return Source::Unknown;
+    }
+    let rest = &bytes[i + 1..];
+    let Some(end) = memchr::memchr(b'"', rest) else { return Source::Unknown };
+    let Ok(value) = std::str::from_utf8(&rest[..end]) else { return Source::Unknown };
+    if value.contains(['\\', '\n']) || value.contains("${") || value.contains("%{") {
+        return Source::Unknown;
+    }
+    Source::Literal(value)
+}
+
+/// Whether a root's text refers to a called module's outputs or reads files (`file(`, `templatefile(`, ...).
+fn needs_more_than_its_directory(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    // Not `path.module`, `submodule.x`.
+    let word_start =
+        |i: usize| i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b'.'));
+    if text.match_indices("module.").any(|(i, _)| word_start(i)) {
+        return true;
+    }
+    // Any call of a name holding `file`: `file(`, `templatefile(`, `filebase64sha256(`, ...
+    text.match_indices("file").any(|(i, _)| {
+        let rest = &bytes[i + 4..];
+        let name_end = rest.iter().position(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).unwrap_or(rest.len());
+        rest.get(name_end) == Some(&b'(')
+    })
+}
+
+fn is_configuration(name: &str) -> bool {
+    FileKind::from_file_name(name).is_some_and(|k| !k.is_tfvars())
+}
+
+fn text_of(path: &Path, open: &HashMap<String, Arc<str>>) -> Option<Arc<str>> {
+    if let Some(text) = open.get(&path_string(path)) {
+        return Some(Arc::clone(text));
+    }
+    std::fs::read_to_string(path).ok().map(Arc::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ws(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        for (p, t) in files {
+            let path = dir.path().join(p);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, t).unwrap();
+        }
+        let root = dir.path().canonicalize().unwrap();
+        (dir, root)
+    }
+
+    fn plain(root: &Path, dir: &str) -> bool {
+        let dir = if dir == "." { root.to_path_buf() } else { root.join(dir) };
+        surely_plain_root(&[root.to_path_buf()], &dir, &HashMap::new())
+    }
+
+    const CALLS_APP: &str = "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n\
+        module \"app\" {\n  source = \"./modules/app\"\n}\n";
+
+    #[test]
+    fn a_directory_no_source_reaches_is_a_plain_root() {
+        let (_d, root) = ws(&[
+            ("main.tf", CALLS_APP),
+            ("modules/app/main.tf", "resource \"x\" \"y\" {\n  source_arn = var.z\n}\n"),
+            ("live/main.tf", "locals {\n  # where the source of things is\n  p = path.module\n}\n"),
+            ("live/terraform.tfvars", "source = 1\n"),
+        ]);
+        assert!(plain(&root, "."));
+        assert!(plain(&root, "live"));
+        assert!(!plain(&root, "modules/app"), "called");
+    }
+
+    #[test]
+    fn anything_unsure_answers_no() {
+        for (extra, why) in [
+            (("other/main.tf", "module \"m\" {\n  source = \"./${var.x}\"\n}\n"), "interpolated"),
+            (("other/main.tf", "module \"m\" {\n  source = var.x\n}\n"), "not a literal"),
+            (("other/main.tf", "{\"module\": {\"m\": {\"source\": \"../live\"}}}"), "called from JSON"),
+            (("other/x.tf", "module \"m\" {\n  source = \"../live/\"\n}\n"), "called with a trailing slash"),
+            (("other/.terraform/modules/modules.json", "{}"), "a manifest"),
+            (("live/terraform.tfstate", "{}"), "a state"),
+            (("live/terragrunt.hcl", ""), "a wrapper"),
+            (("terragrunt.hcl", ""), "a wrapper above it, in the folder"),
+            (("live/outputs.tf", "output \"o\" {\n  value = module.app.id\n}\n"), "a module output"),
+            (("live/x.tf", "locals {\n  j = jsondecode(file(\"${path.module}/a.json\"))\n}\n"), "a file function"),
+        ] {
+            let (_d, root) = ws(&[("live/main.tf", "locals {\n  profile = \"p\"\n}\n"), extra]);
+            assert!(!plain(&root, "live"), "{why}");
+        }
+        let (_d, root) = ws(&[("live/main.tf", "module \"up\" {\n  source = \"../../elsewhere\"\n}\n")]);
+        assert!(plain(&root, "live"), "a call to a missing directory loads nothing");
+    }
+
+    #[test]
+    fn an_open_documents_text_replaces_the_disks() {
+        let (_d, root) = ws(&[("main.tf", "locals {}\n"), ("live/main.tf", "locals {}\n")]);
+        let open = HashMap::from([(
+            path_string(&root.join("main.tf")),
+            Arc::from("module \"l\" {\n  source = \"./live\"\n}\n"),
+        )]);
+        assert!(plain(&root, "live"));
+        assert!(!surely_plain_root(std::slice::from_ref(&root), &root.join("live"), &open));
+    }
+}
