@@ -15,7 +15,7 @@ use crate::instances::{DeclaredNode, DeclaredRoot, Found};
 use crate::state::{ModuleStep, StateKey};
 
 /// What changing the configuration from `base` to `current` does to the root's instances.
-pub fn compare_base(base: &DeclaredRoot, current: &Arc<DeclaredRoot>) -> RootDiff {
+pub fn compare_base(base: &Arc<DeclaredRoot>, current: &Arc<DeclaredRoot>) -> RootDiff {
     let mut cmp = Comparison {
         base,
         current,
@@ -33,7 +33,7 @@ pub fn compare_base(base: &DeclaredRoot, current: &Arc<DeclaredRoot>) -> RootDif
 }
 
 struct Comparison<'a> {
-    base: &'a DeclaredRoot,
+    base: &'a Arc<DeclaredRoot>,
     current: &'a Arc<DeclaredRoot>,
     out: RootDiff,
     /// The current module instances a base one maps to: (node, instance).
@@ -78,9 +78,20 @@ impl Comparison<'_> {
                     c.provider = module_provider(self.base, path);
                     c.location = call_location(self.current, path)
                         .or_else(|| call_location(self.base, path).map(|(_, l)| (Side::Base, l)));
-                    for (address, provider) in instances_under(self.base, bi, path) {
-                        c.blocking |= provider.is_some_and(|p| self.current.providers.has(&p) == Some(false));
-                        c.inside.push(address);
+                    let set = DeclaredSet::new(self.base, Covered::Under { node: bi, path: path.clone() });
+                    // Kept by reference when large, unless a `removed` block may forget some of it (`forget` then
+                    // sorts the listed instances).
+                    if set.len() > LISTED && self.current.removed.is_empty() {
+                        let gone = |p: &crate::instances::providers::ProviderInstance| {
+                            self.current.providers.has(p) == Some(false)
+                        };
+                        c.blocking |= set.any_provider(gone);
+                        c.declared = Some(set);
+                    } else {
+                        for (address, provider) in instances_under(self.base, bi, path) {
+                            c.blocking |= provider.is_some_and(|p| self.current.providers.has(&p) == Some(false));
+                            c.inside.push(address);
+                        }
                     }
                     self.out.changes.push(c);
                 }

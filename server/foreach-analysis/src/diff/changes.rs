@@ -179,7 +179,7 @@ impl RootDiff {
                 out.push(f);
             }
             // A module instance whose resource instances are all forgotten destroys nothing.
-            if c.address.resource.is_some() || !kept.is_empty() {
+            if c.address.resource.is_some() || !kept.is_empty() || c.declared.is_some() {
                 c.inside = kept;
                 out.push(c);
             }

@@ -144,6 +144,25 @@ impl DeclaredSet {
         if same { first } else { None }
     }
 
+    /// Whether the provider instance of some instance of the set satisfies `f` (each block's provider instance
+    /// is found once when it does not depend on the instance's own key).
+    pub fn any_provider(&self, mut f: impl FnMut(&ProviderInstance) -> bool) -> bool {
+        let mut found = false;
+        self.each_block(|node, index, path, ii| {
+            if found {
+                return;
+            }
+            let Some(u) = node.providers.get(index).and_then(|u| u.as_deref()) else { return };
+            let keys = node.resource_keys(index, ii);
+            if u.selects_by_own_key() {
+                found = keys.iter().any(|key| u.instance(path, &key).is_some_and(|p| f(&p)));
+            } else if !keys.is_empty() {
+                found = u.instance(path, &None).is_some_and(|p| f(&p));
+            }
+        });
+        found
+    }
+
     fn visit_keys(&self, mut f: impl FnMut(&DeclaredNode, usize, &ModulePath, usize)) {
         self.each_block(|node, index, path, ii| f(node, index, path, node.resource_keys(index, ii).len().unwrap_or(0)));
     }

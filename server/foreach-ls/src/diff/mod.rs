@@ -121,13 +121,14 @@ fn diff(args: &DiffArgs, ordered_vars: &[OrderedVar]) -> Result<ExitStatus, Stri
     };
     let report = Report { against, roots, current_files, base_files, cwd, deny_destroy: args.deny_destroy };
     let color = crate::stdout::color_wanted(args.no_color);
-    let text = match args.format {
-        DiffFormat::Human => render::human(&report, color),
-        DiffFormat::Json => render::json(&report),
-        DiffFormat::Markdown => render::markdown(&report),
-        DiffFormat::Github => render::github(&report),
+    // The human format is printed as it is made (a large report is not held whole); the others in one piece.
+    let printed = match args.format {
+        DiffFormat::Human => render::human_to(&report, color, &mut crate::stdout::print),
+        DiffFormat::Json => crate::stdout::print(&render::json(&report)),
+        DiffFormat::Markdown => crate::stdout::print(&render::markdown(&report)),
+        DiffFormat::Github => crate::stdout::print(&render::github(&report)),
     };
-    if let Err(status) = crate::stdout::print(&text) {
+    if let Err(status) = printed {
         return Ok(status);
     }
     Ok(if args.deny_destroy && report.count(Action::Destroy) > 0 { ExitStatus::Diagnostics } else { ExitStatus::Clean })

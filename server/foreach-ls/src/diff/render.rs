@@ -162,7 +162,12 @@ fn listed(c: &Change) -> (Vec<InstanceAddress>, usize) {
     (c.inside_first(LISTED), c.inside_count())
 }
 
-pub fn human(report: &Report, color: bool) -> String {
+/// How much of the human format is built before it is handed on: a large report (a million creates against a
+/// small state) is printed as it is made, not held whole.
+const CHUNK: usize = 1 << 16;
+
+/// The human format, handed to `emit` in pieces; stops at the first error `emit` returns.
+pub fn human_to<E>(report: &Report, color: bool, emit: &mut dyn FnMut(&str) -> Result<(), E>) -> Result<(), E> {
     let paint = |code: &str, text: &str| if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() };
     let mut locate = Locate::new(report);
     let mut out = format!("foreach-ls diff: {} ({})\n", summary(report), against(report));
@@ -220,6 +225,10 @@ pub fn human(report: &Report, color: bool) -> String {
                         destroy_command(&c.address)
                     ));
                 }
+                if out.len() > CHUNK {
+                    emit(&out)?;
+                    out.clear();
+                }
             }
         }
         for u in &r.diff.unknown {
@@ -243,7 +252,7 @@ pub fn human(report: &Report, color: bool) -> String {
             }
         }
     }
-    out
+    emit(&out)
 }
 
 fn location_json(at: Option<At>) -> Value {
