@@ -272,6 +272,8 @@ fn creates(
             }
             for (provider, mut resources, count) in by_instance {
                 resources.sort_unstable();
+                // One such list per module instance of a large workspace: no spare capacity kept.
+                resources.shrink_to_fit();
                 if count <= LISTED {
                     one_by_one.extend(resources.into_iter().map(|i| i as usize));
                     continue;
