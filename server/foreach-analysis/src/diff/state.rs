@@ -169,7 +169,7 @@ pub(super) fn import_unknown(
     why: &Arc<str>,
     unknown: &mut HashMap<(String, Arc<str>), UnknownSet>,
 ) {
-    let why: Arc<str> = format!("which instances it adopts is not known statically: {why}").into();
+    let why: Arc<str> = format!("which instances it adopts is not known: {why}").into();
     unknown.entry(("import block".to_string(), why.clone())).or_insert_with(|| UnknownSet {
         address: "import block".to_string(),
         why,

@@ -133,7 +133,7 @@ pub fn block_keys(scope: &ModuleScope, what: &str, meta: Meta<'_>) -> (Keys, Opt
 }
 
 /// ``the `for_each` of `aws_s3_bucket.b` is not known statically: `data.x.y` is only known after apply (…)``.
-fn not_known(what: &str, argument: &str, v: &Value) -> String {
+pub(crate) fn not_known(what: &str, argument: &str, v: &Value) -> String {
     match v.first_unknown() {
         Some(r) => format!(
             "the `{argument}` of {what} is not known statically: {} ({})",

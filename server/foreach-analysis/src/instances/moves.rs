@@ -233,12 +233,15 @@ pub fn collect_imports(
                 let ctx = crate::eval::EvalContext { origin: "for_each".into(), ..Default::default() };
                 let v = scope.eval(block.site.file, &for_each.value, &ctx);
                 match crate::providers::expand::instance_keys(&v) {
-                    Ok(keys) if v.first_unknown().is_none() => keys
+                    _ if v.first_unknown().is_some() => {
+                        Err(super::keys::not_known("this `import` block", "for_each", &v).into())
+                    }
+                    Ok(keys) => keys
                         .into_iter()
                         .map(|(k, _)| parse_address_with(&to.value, Some(&StateKey::Str(SmolStr::new(k)))))
                         .collect::<Option<Vec<_>>>()
                         .ok_or_else(|| Arc::from("its `to` has a key other than a literal or `each.key`")),
-                    _ => Err(Arc::from("its `for_each` is not known statically")),
+                    Err(problem) => Err(format!("the `for_each` of this `import` block {problem}").into()),
                 }
             }
         };
