@@ -218,14 +218,7 @@ async fn a_code_lens_counts_what_differs_from_the_state_and_its_command_lists_it
         {"index_key": "b", "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}]},
       {"mode": "managed", "type": "aws_s3_bucket", "name": "same", "instances": [
         {"index_key": 0, "attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}]}]}"#;
-    let ws = workspace(&[("main.tf", config), ("terraform.tfstate", state)]);
-    let root = canonical(&ws);
-    let main = uri(&root.join("main.tf"));
-    let mut c = start(&root, json!({})).await;
-    // The undeclared variable's finding: the workspace is loaded.
-    c.diagnostics_for(&main, |d| !d.is_empty()).await;
-    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main}})).await;
-    let lenses = lenses.as_array().cloned().unwrap_or_default();
+    let (_ws, mut c, lenses) = lenses_of(config, state).await;
     assert_eq!(lenses.len(), 1, "{lenses:?}");
     assert_eq!(lenses[0]["range"]["start"], json!({"line": 1, "character": 2}));
     let command = &lenses[0]["command"];
@@ -249,13 +242,7 @@ async fn a_code_lens_counts_each_instance_of_blocks_created_together() {
     let state = r#"{"version": 4, "serial": 1, "lineage": "l", "resources": [
       {"mode": "managed", "type": "aws_vpc", "name": "keep", "instances": [
         {"attributes": {}, "provider": "provider[\"registry.opentofu.org/hashicorp/aws\"]"}]}]}"#;
-    let ws = workspace(&[("main.tf", config), ("terraform.tfstate", state)]);
-    let root = canonical(&ws);
-    let main = uri(&root.join("main.tf"));
-    let mut c = start(&root, json!({})).await;
-    c.diagnostics_for(&main, |d| !d.is_empty()).await;
-    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main}})).await;
-    let lenses = lenses.as_array().cloned().unwrap_or_default();
+    let (_ws, mut c, lenses) = lenses_of(config, state).await;
     assert_eq!(lenses.len(), 1, "{lenses:?}");
     assert_eq!(lenses[0]["range"]["start"], json!({"line": 4, "character": 2}));
     assert_eq!(lenses[0]["command"]["title"], "12 instances · 12 not in state", "{lenses:?}");
@@ -340,6 +327,18 @@ async fn start_counting(folder: &std::path::Path) -> TestClient {
     .await;
     c.notify("initialized", json!({})).await;
     c
+}
+
+/// The code lenses of `main.tf` in a workspace of it and a state, once it is loaded (`config` has an output of an
+/// undeclared variable, whose finding says so); the workspace lives as long as the returned directory.
+async fn lenses_of(config: &str, state: &str) -> (tempfile::TempDir, TestClient, Vec<Value>) {
+    let ws = workspace(&[("main.tf", config), ("terraform.tfstate", state)]);
+    let root = canonical(&ws);
+    let main = uri(&root.join("main.tf"));
+    let mut c = start(&root, json!({})).await;
+    c.diagnostics_for(&main, |d| !d.is_empty()).await;
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": main}})).await;
+    (ws, c, lenses.as_array().cloned().unwrap_or_default())
 }
 
 async fn lens_titles(c: &mut TestClient, main: &str) -> Vec<String> {
