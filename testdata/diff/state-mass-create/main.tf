@@ -19,6 +19,7 @@ provider "aws" {
 module "site" {
   source   = "./site"
   for_each = var.regions
+  #          ^^^^^^^^^^^ warning[too-similar-for-each]
   providers = {
     aws = aws.by_region[each.key]
   }
@@ -27,5 +28,6 @@ module "site" {
 # Each instance through its own provider instance: listed one by one.
 resource "aws_sns_topic" "alerts" {
   for_each = var.regions
+  #          ^^^^^^^^^^^ warning[too-similar-for-each]
   provider = aws.by_region[each.key]
 }

@@ -16,6 +16,7 @@ provider "aws" {
 module "site" {
   source   = "./site"
   for_each = var.regions
+  #          ^^^^^^^^^^^ warning[too-similar-for-each]
   providers = {
     aws = aws.by_region[each.key]
   }

@@ -46,5 +46,6 @@ locals {
 
 resource "aws_iam_role" "home" {
   for_each = var.regions
+  #          ^^^^^^^^^^^ warning[too-similar-for-each]
   provider = aws.by_region[local.home[each.key]]
 }
