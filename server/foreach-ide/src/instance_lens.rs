@@ -11,9 +11,8 @@ use std::sync::{Arc, Mutex};
 
 use foreach_analysis::base::{FileId, FileRange};
 use foreach_analysis::db::{Db, Workspace};
-use foreach_analysis::diff::{Action, Side, compare_state};
+use foreach_analysis::diff::{Action, Side, compare_state, instance_address};
 use foreach_analysis::instances::declared_root;
-use foreach_analysis::instances::moves::InstanceAddress;
 use foreach_analysis::state::RootState;
 use foreach_analysis::tree::{CallTarget, ModuleTree, NodeId, module_tree};
 use foreach_syntax::TextRange;
@@ -142,12 +141,7 @@ fn root_counts(db: &dyn Db, ws: Workspace, root: NodeId) -> Arc<RootCounts> {
         if let Some(set) = change.declared.as_ref().filter(|_| change.is_blocks()) {
             set.visit(|node, index, path, instance_key| {
                 if let Some(c) = by_range.get_mut(&key(node.resource_location(index))) {
-                    let r = &node.module.resources[index];
-                    let address = InstanceAddress {
-                        module: path.to_vec(),
-                        resource: Some((r.ty.as_str().into(), r.name.as_str().into(), instance_key)),
-                    };
-                    c.created.push(address.to_string());
+                    c.created.push(instance_address(node, index, path, instance_key).to_string());
                 }
             });
             continue;

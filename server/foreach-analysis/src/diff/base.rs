@@ -357,13 +357,7 @@ impl Comparison<'_> {
                         Keys::Unknown(why) => {
                             let block = block_address(path, &format!("{}.{}", r.ty, r.name));
                             let location = Some((Side::Current, cn.resource_location(index)));
-                            let (why, location) = (why.clone(), location);
-                            self.unknown.entry((block.clone(), why.clone())).or_insert_with(|| UnknownSet {
-                                address: block,
-                                why,
-                                location,
-                                instances: Vec::new(),
-                            });
+                            self.unknown_set(block, why.clone(), location, Vec::new());
                         }
                         keys => {
                             for key in keys.iter() {

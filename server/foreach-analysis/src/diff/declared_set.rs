@@ -84,7 +84,7 @@ impl DeclaredSet {
         self.each_block(|node, index, path, ii| {
             // Blocks after the first `n` instances are passed over without looking at their keys.
             for key in node.resource_keys(index, ii).iter().take(n - out.len()) {
-                out.push(address(node, index, path, key));
+                out.push(instance_address(node, index, path, key));
             }
         });
         out
@@ -93,7 +93,7 @@ impl DeclaredSet {
     /// Every instance's address, in address order.
     pub fn addresses(&self) -> Vec<InstanceAddress> {
         let mut out = Vec::with_capacity(self.count);
-        self.visit(|node, index, path, key| out.push(address(node, index, path, key)));
+        self.visit(|node, index, path, key| out.push(instance_address(node, index, path, key)));
         out.sort();
         out
     }
@@ -204,7 +204,14 @@ impl DeclaredSet {
     }
 }
 
-fn address(node: &DeclaredNode, index: usize, path: &ModulePath, key: Option<StateKey>) -> InstanceAddress {
+/// The address of instance `key` of resource `index` of `node` in its module instance `path`, as [`DeclaredSet::visit`]
+/// gives them.
+pub fn instance_address(
+    node: &DeclaredNode,
+    index: usize,
+    path: &ModulePath,
+    key: Option<StateKey>,
+) -> InstanceAddress {
     let r = &node.module.resources[index];
     InstanceAddress { module: path.to_vec(), resource: Some((r.ty.as_str().into(), r.name.as_str().into(), key)) }
 }

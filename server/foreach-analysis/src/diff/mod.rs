@@ -17,5 +17,5 @@ mod state;
 
 pub use base::compare_base;
 pub use changes::{Action, Change, RootDiff, Side, UnknownSet};
-pub use declared_set::{Covered, DeclaredSet, LISTED};
+pub use declared_set::{Covered, DeclaredSet, LISTED, instance_address};
 pub use state::compare_state;
