@@ -1,5 +1,5 @@
-//! Parse throughput (MB/s) on a generated workspace: our `parse` against raw hcl-edit `parse_body` on the same
-//! files, so the cost of conversion (and of the fast-path checks) stays visible.
+//! Parse throughput (MB/s) on a generated workspace: our `parse` against raw hcl-edit `parse_body_spanned` (what
+//! `parse` calls) on the same files, so the cost of conversion (and of the fast-path checks) stays visible.
 //!
 //! Generate the workspace first, or point `FOREACH_BENCH_WS` at another directory:
 //! `python3 /work/shared/tools/gen-workspace.py /tmp/ws --modules 1000 --mb 20`
@@ -32,7 +32,7 @@ fn bench(c: &mut Criterion) {
     group.bench_function("hcl_edit_parse_body", |b| {
         b.iter(|| {
             for text in &files {
-                std::hint::black_box(hcl_edit::parser::parse_body(text).ok());
+                std::hint::black_box(hcl_edit::parser::parse_body_spanned(text).ok());
             }
         })
     });

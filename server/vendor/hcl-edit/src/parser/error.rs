@@ -1,4 +1,4 @@
-use super::prelude::*;
+use super::rich::prelude::{ContextError, Input, StrContext};
 
 use std::fmt::{self, Write};
 use winnow::error::ParseError;

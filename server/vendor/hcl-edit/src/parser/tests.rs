@@ -1,7 +1,7 @@
-use super::expr::expr;
+use super::rich::expr::expr;
 use super::parse_complete;
-use super::structure::body;
-use super::template::template;
+use super::rich::structure::body;
+use super::rich::template::template;
 use crate::{
     expr::{BinaryOp, BinaryOperator, Expression, Parenthesis},
     Formatted, Number,

@@ -30,7 +30,7 @@ pub(super) fn string_template(input: &mut Input) -> ModalResult<StringTemplate> 
     result
 }
 
-pub(super) fn template(input: &mut Input) -> ModalResult<Template> {
+pub(in crate::parser) fn template(input: &mut Input) -> ModalResult<Template> {
     // PATCH(foreach-ls 7): a directive's body inside a quoted string is quoted text: it ends at a `"` and cannot
     // contain a raw line break (it used to be parsed like heredoc text).
     if input.state.quoted {

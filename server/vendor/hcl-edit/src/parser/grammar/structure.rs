@@ -20,7 +20,7 @@ use winnow::combinator::{
 use winnow::stream::Location;
 use winnow::token::{any, one_of};
 
-pub(super) fn body(input: &mut Input) -> ModalResult<Body> {
+pub(in crate::parser) fn body(input: &mut Input) -> ModalResult<Body> {
     let state = RefCell::new(BodyParseState::default());
 
     let (span, suffix) = (

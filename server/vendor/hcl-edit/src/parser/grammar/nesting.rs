@@ -26,7 +26,7 @@ pub(super) const MAX_OPERATOR_DEPTH: usize = 128;
 
 /// Nesting state of the parser, tracked as part of the parser input state.
 #[derive(Debug, Default, Clone, Copy)]
-pub(super) struct NestingState {
+pub(in crate::parser) struct NestingState {
     /// The number of nested levels the parser is currently in.
     depth: usize,
     /// The maximum operator depth of the expressions parsed within the current operator depth

@@ -42,13 +42,13 @@ fn ws_or_sp<'i>(
 /// Parses an expression which is not nested within another expression, e.g. an attribute value.
 ///
 /// In contrast to [`expr`], the expression itself does not count towards the nesting depth.
-pub(super) fn root_expr(input: &mut Input) -> ModalResult<Expression> {
+pub(in crate::parser) fn root_expr(input: &mut Input) -> ModalResult<Expression> {
     let state = RefCell::default();
     operator_scope(expr_inner(&state)).parse_next(input)?;
     Ok(state.into_inner().into_expr())
 }
 
-pub(super) fn expr(input: &mut Input) -> ModalResult<Expression> {
+pub(in crate::parser) fn expr(input: &mut Input) -> ModalResult<Expression> {
     let state = RefCell::default();
     nested(expr_inner(&state)).parse_next(input)?;
     Ok(state.into_inner().into_expr())
