@@ -24,6 +24,22 @@ use crate::tree::module_tree;
 use crate::tree_model::NodeId;
 use crate::vars::{WarnWhen, is_under, root_assignments};
 
+/// A pass over the whole workspace: a query that reads the module tree and gives its findings.
+pub type WorkspacePass = fn(&dyn Db, Workspace) -> Arc<Vec<Diagnostic>>;
+
+/// The passes [`workspace_diagnostics`] gathers after the per-directory, root and instance chunks, in its order.
+/// They do not read each other, so the host computes them on all cores before gathering
+/// (`AnalysisHost::prime_diagnostics`): one after another they were a tenth of a `check` of the dev corpus.
+pub const WORKSPACE_PASSES: &[WorkspacePass] = &[
+    init_settings_checks,
+    tree_provider_checks,
+    test_file_checks,
+    module_output_checks,
+    crate::test_refs::test_file_references,
+    crate::state::checks::state_checks,
+    crate::versions::checks::version_checks,
+];
+
 #[salsa::tracked(returns(clone))]
 pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>> {
     let mut out = Vec::new();
@@ -38,13 +54,9 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     out.extend(crate::tree_locations::tree_diagnostics(db, ws).iter().cloned());
     gather(&mut out, Part::Roots, tree.roots.len());
     gather(&mut out, Part::Instances, tree.nodes.len());
-    out.extend(init_settings_checks(db, ws).iter().cloned());
-    out.extend(tree_provider_checks(db, ws).iter().cloned());
-    out.extend(test_file_checks(db, ws).iter().cloned());
-    out.extend(module_output_checks(db, ws).iter().cloned());
-    out.extend(crate::test_refs::test_file_references(db, ws).iter().cloned());
-    out.extend(crate::state::checks::state_checks(db, ws).iter().cloned());
-    out.extend(crate::versions::checks::version_checks(db, ws).iter().cloned());
+    for pass in WORKSPACE_PASSES {
+        out.extend(pass(db, ws).iter().cloned());
+    }
     // Needs the module tree: a child's unknown aliased configuration that a caller declares.
     crate::providers::not_inherited::refine(db, ws, &mut out);
     // Needs the instances: the keys a reference without `[…]` could select.

@@ -314,6 +314,10 @@ impl AnalysisHost {
     pub fn prime_diagnostics(&self) {
         self.prime_module_diagnostics();
         self.prime_instance_values();
+        let ws = self.ws;
+        crate::checks::WORKSPACE_PASSES.par_iter().for_each_with(self.db.clone(), |db, pass| {
+            pass(db, ws);
+        });
         workspace_diagnostics(&self.db, self.ws);
     }
 

@@ -406,23 +406,29 @@ fn walk(
             rel.as_os_str().is_empty()
                 || !(walk_excludes.is_match(rel) || by_project(project_owned.as_ref(), entry.path()))
         })
-        .build();
-    for entry in walker {
-        // An unreadable directory inside the tree is skipped rather than fatal: the rest can still be checked.
-        let Ok(entry) = entry else { continue };
-        listed_dirs.insert(path_string(entry.path()));
-        let before = out.len();
-        list_dir(entry.path(), out);
-        let mut i = before;
-        while i < out.len() {
-            let rel = out[i].strip_prefix(root).unwrap_or(&out[i]);
-            if excludes.is_match(rel) || by_project(project_excludes, &out[i]) {
-                out.swap_remove(i);
-            } else {
-                i += 1;
-            }
-        }
-    }
+        .build_parallel();
+    // On every core: a walk lists each directory and looks for ignore files in it, a few system calls per
+    // directory that were a tenth of a `check` of the dev corpus on one thread. The caller sorts the files.
+    let found: std::sync::Mutex<(Vec<PathBuf>, Vec<String>)> = std::sync::Mutex::default();
+    walker.run(|| {
+        Box::new(|entry| {
+            // An unreadable directory inside the tree is skipped rather than fatal: the rest can still be checked.
+            let Ok(entry) = entry else { return ignore::WalkState::Continue };
+            let mut files = Vec::new();
+            list_dir(entry.path(), &mut files);
+            files.retain(|f| {
+                let rel = f.strip_prefix(root).unwrap_or(f);
+                !(excludes.is_match(rel) || by_project(project_excludes, f))
+            });
+            let mut found = found.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            found.0.extend(files);
+            found.1.push(path_string(entry.path()));
+            ignore::WalkState::Continue
+        })
+    });
+    let (files, dirs) = found.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    out.extend(files);
+    listed_dirs.extend(dirs);
     Ok(())
 }
 
@@ -518,16 +524,25 @@ pub(crate) fn text_of(bytes: Vec<u8>) -> Result<String, String> {
 fn read_data_dirs(files: &[PathBuf], change: &mut Change) {
     let data_dir = std::env::var_os("TF_DATA_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(".terraform"));
     let dirs: HashSet<&Path> = files.iter().filter_map(|f| f.parent()).collect();
-    for dir in dirs {
-        let data = dir.join(&data_dir);
-        if let Ok(text) = std::fs::read_to_string(data.join("modules").join("modules.json")) {
-            change.manifests.push((path_string(dir), Arc::from(text)));
+    // On every core: two failed opens per directory, thousands of them in a large repository.
+    let found: Vec<(String, Option<Arc<str>>, Option<String>)> = dirs
+        .into_par_iter()
+        .filter_map(|dir| {
+            let data = dir.join(&data_dir);
+            let manifest = std::fs::read_to_string(data.join("modules").join("modules.json")).ok().map(Arc::from);
+            let selected = std::fs::read_to_string(data.join("environment"))
+                .ok()
+                .map(|text| text.trim().to_string())
+                .filter(|name| !name.is_empty() && !name.contains('\n'));
+            (manifest.is_some() || selected.is_some()).then(|| (path_string(dir), manifest, selected))
+        })
+        .collect();
+    for (dir, manifest, selected) in found {
+        if let Some(text) = manifest {
+            change.manifests.push((dir.clone(), text));
         }
-        if let Ok(text) = std::fs::read_to_string(data.join("environment")) {
-            let name = text.trim();
-            if !name.is_empty() && !name.contains('\n') {
-                change.selected_workspaces.push((path_string(dir), name.to_string()));
-            }
+        if let Some(name) = selected {
+            change.selected_workspaces.push((dir, name));
         }
     }
 }

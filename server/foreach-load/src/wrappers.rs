@@ -6,8 +6,10 @@
 //! Only the file names are looked at, never their contents, and never above the repository that holds the
 //! directory (the read boundary), so a wrapper elsewhere on the disk has no say.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
 
 /// The wrapper files, in the order they are looked for in each directory. An `atmos.yaml` beside a module counts
 /// too: atmos keeps it at the top of the repository, where no component lives, so this changes nothing real.
@@ -16,13 +18,27 @@ const WRAPPERS: &[&str] = &["terragrunt.hcl", "atmos.yaml", "atmos.yml"];
 /// For each of `dirs` that has a wrapper in it or above it (up to the first of `boundaries` that holds it, else the
 /// directory alone): the directory and the wrapper file relative to it (`terragrunt.hcl`, `../../atmos.yaml`).
 pub fn input_wrappers<'a>(dirs: impl IntoIterator<Item = &'a Path>, boundaries: &[PathBuf]) -> Vec<(PathBuf, String)> {
-    // What each ancestor directory holds, looked up once however many directories share it.
-    let mut found: HashMap<PathBuf, Option<&'static str>> = HashMap::new();
+    let boundary_of = |dir: &Path| boundaries.iter().filter(|b| dir.starts_with(b)).max_by_key(|b| b.as_os_str().len());
+    // The directories that may hold a wrapper: each directory and its ancestors up to its boundary.
+    let dirs: Vec<&Path> = dirs.into_iter().collect();
+    let mut ancestors: HashSet<&Path> = HashSet::new();
+    for dir in &dirs {
+        let boundary = boundary_of(dir);
+        for ancestor in dir.ancestors() {
+            if !ancestors.insert(ancestor) || boundary.is_none_or(|b| ancestor == b.as_path()) {
+                break;
+            }
+        }
+    }
+    // What each holds, looked up once however many directories share it, on every core: three system calls for
+    // each of the thousands of directories of a large repository.
+    let found: HashMap<&Path, Option<&'static str>> =
+        ancestors.into_par_iter().map(|ancestor| (ancestor, wrapper_in(ancestor))).collect();
     let mut out = Vec::new();
     for dir in dirs {
-        let boundary = boundaries.iter().filter(|b| dir.starts_with(b)).max_by_key(|b| b.as_os_str().len());
+        let boundary = boundary_of(dir);
         for (depth, ancestor) in dir.ancestors().enumerate() {
-            let holds = *found.entry(ancestor.to_path_buf()).or_insert_with(|| wrapper_in(ancestor));
+            let holds = found.get(ancestor).copied().flatten();
             if let Some(name) = holds {
                 out.push((dir.to_path_buf(), format!("{}{name}", "../".repeat(depth))));
                 break;
