@@ -487,15 +487,20 @@ pub fn read_source(path: &Path) -> Result<SourceText, String> {
 /// Reads a file's text, refusing what OpenTofu would not read as configuration: oversized, binary (NUL bytes),
 /// git-crypt encrypted or not UTF-8.
 fn read_text(path: &Path) -> Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read this file: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
+    use std::io::Read;
+    // Opened first and measured through the open file: one lookup of the path instead of two (the kernel's path
+    // walk was a few percent of a `check` of the dev corpus, whose files lie deep in their repositories).
+    let mut file = std::fs::File::open(path).map_err(|e| format!("cannot read this file: {e}"))?;
+    let len = file.metadata().map_err(|e| format!("cannot read this file: {e}"))?.len();
+    if len > MAX_FILE_BYTES {
         return Err(format!(
             "this file is {} MB; foreach-ls reads files of at most {} MB",
-            meta.len() / (1024 * 1024),
+            len / (1024 * 1024),
             MAX_FILE_BYTES / (1024 * 1024)
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read this file: {e}"))?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.read_to_end(&mut bytes).map_err(|e| format!("cannot read this file: {e}"))?;
     text_of(bytes)
 }
 
@@ -656,5 +661,20 @@ mod tests {
         assert!(change.files[1].1.as_ref().unwrap_err().contains("NUL bytes"));
         let on_disk = change.files[0].1.as_ref().unwrap();
         assert_eq!((on_disk.len(), &*on_disk.text()), (text.len(), text.as_str()));
+    }
+
+    /// A file over the size limit is refused before it is read (a sparse file: nothing is written), and a path
+    /// that is not a file is a read error, not an empty text.
+    #[test]
+    fn oversized_files_and_directories_are_read_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let huge = dir.path().join("huge.tf");
+        std::fs::File::create(&huge).unwrap().set_len(MAX_FILE_BYTES + 1024 * 1024).unwrap();
+        let error = read_text(&huge).unwrap_err();
+        assert!(error.contains("this file is 65 MB; foreach-ls reads files of at most 64 MB"), "{error}");
+        let not_a_file = dir.path().join("dir.tf");
+        std::fs::create_dir(&not_a_file).unwrap();
+        assert!(read_text(&not_a_file).unwrap_err().starts_with("cannot read this file"));
+        assert!(read_text(&dir.path().join("missing.tf")).unwrap_err().starts_with("cannot read this file"));
     }
 }
