@@ -30,20 +30,21 @@ const MAX_RECOVERY_DEPTH: usize = 32;
 pub(crate) fn parse_body(src: &str, base: usize) -> Parse {
     // No nesting pre-scan here: hcl-edit bounds its own recursion (it rejects more than 64 nested levels), so
     // absurd nesting fails fast and the item-by-item path below reports it and keeps the rest.
-    let whole_error = match hcl_edit::parser::parse_body_spanned(src) {
-        Ok(body) => {
-            let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
-            return Parse { body: Converter::new(src, base).body(body), errors };
-        }
-        Err(err) => Some(err),
-    };
+    // Without the parser's message: the items say what is wrong, and only when none does is the whole text's
+    // message needed (a broken file is one parse of the whole text shorter, as the editor sees at every keystroke).
+    if let Some(body) = hcl_edit::parser::parse_body_spanned_if_valid(src) {
+        let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
+        return Parse { body: Converter::new(src, base).body(body), errors };
+    }
     let mut recovery = Recovery { src, base, errors: Vec::new() };
     let body = recovery.body(0..src.len(), 0);
     let mut errors = recovery.errors;
     // The text as a whole is invalid even though each item alone is fine: report the whole-text error, so that
     // we never accept what the parser rejects.
-    if let (true, Some(err)) = (errors.is_empty(), &whole_error) {
-        errors.push(crate::syntax_error(src, base, err));
+    if errors.is_empty()
+        && let Err(err) = hcl_edit::parser::parse_body_spanned(src)
+    {
+        errors.push(crate::syntax_error(src, base, &err));
     }
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     errors.dedup();

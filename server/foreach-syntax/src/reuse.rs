@@ -426,7 +426,7 @@ fn gap_is_trivia(gap: &str) -> bool {
         return false;
     }
     bytes.iter().all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
-        || hcl_edit::parser::parse_body_spanned(gap).is_ok_and(|b| b.is_empty())
+        || hcl_edit::parser::parse_body_spanned_if_valid(gap).is_some_and(|b| b.is_empty())
 }
 
 /// Fx rather than SipHash: an item can be a whole 1.3 MB generated file, hashed on every keystroke, and its text

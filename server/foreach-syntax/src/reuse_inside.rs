@@ -306,7 +306,7 @@ fn reparse_node(structures: &[Structure], steps: &[Step], old_text: &str, new_te
             if !new_text[line_start..start].bytes().all(|b| b == b' ' || b == b'\t') || !ends_line(after) {
                 return None;
             }
-            let body = hcl_edit::parser::parse_body_spanned(text).ok()?;
+            let body = hcl_edit::parser::parse_body_spanned_if_valid(text)?;
             let mut converted = Converter::new(text, start).body(body).structures;
             let s = converted.pop().filter(|_| converted.is_empty())?;
             (structure_range(&s) == (offset(start)?..offset(end)?)).then_some(())?;
@@ -361,7 +361,7 @@ fn offset(at: usize) -> Option<TextSize> {
 /// The value of the one attribute of `open` + `text` + `close`, converted as if `text` started at byte `start`.
 fn wrapped_value((open, text, close): (&str, &str, &str), start: usize) -> Option<Expr> {
     let wrapped = format!("{open}{text}{close}");
-    let body = hcl_edit::parser::parse_body_spanned(&wrapped).ok()?;
+    let body = hcl_edit::parser::parse_body_spanned_if_valid(&wrapped)?;
     let mut converted = Converter::new(&wrapped, start.checked_sub(open.len())?).body(body).structures;
     match converted.pop().filter(|_| converted.is_empty())? {
         Structure::Attribute(a) => Some(Arc::unwrap_or_clone(a.value)),

@@ -77,6 +77,14 @@ pub fn parse_body_spanned(input: &str) -> Result<Body, Error> {
         .or_else(|_| parse_complete(input, rich::structure::body))
 }
 
+/// [`parse_body_spanned`] for a caller that needs no error message: `None` when the input is not a valid body,
+/// without parsing it a second time for the message (PATCH(foreach-ls 13)).
+pub fn parse_body_spanned_if_valid(input: &str) -> Option<Body> {
+    fast::structure::body
+        .parse(fast::prelude::new_input(input))
+        .ok()
+}
+
 /// [`parse_body_spanned`] with the grammar whose errors say what was expected where, alone: for tests that check
 /// that both grammars agree (PATCH(foreach-ls 13)).
 #[doc(hidden)]
