@@ -8,7 +8,6 @@ pub use self::error::{Error, Location};
 use crate::expr::Expression;
 use crate::structure::Body;
 use crate::template::Template;
-use winnow::Parser;
 
 // PATCH(foreach-ls 13): the grammar (`grammar/`) is compiled twice, once per error type. Winnow's `ContextError`
 // allocates for every context a failed alternative collects on its way up and is moved through every `alt`,
@@ -72,17 +71,13 @@ pub fn parse_body(input: &str) -> Result<Body, Error> {
 ///
 /// Returns an error if the input does not resemble a valid HCL body.
 pub fn parse_body_spanned(input: &str) -> Result<Body, Error> {
-    fast::structure::body
-        .parse(fast::prelude::new_input(input))
-        .or_else(|_| parse_complete(input, rich::structure::body))
+    parse_fast(input, fast::structure::body).map_or_else(|| parse_complete(input, rich::structure::body), Ok)
 }
 
 /// [`parse_body_spanned`] for a caller that needs no error message: `None` when the input is not a valid body,
 /// without parsing it a second time for the message (PATCH(foreach-ls 13)).
 pub fn parse_body_spanned_if_valid(input: &str) -> Option<Body> {
-    fast::structure::body
-        .parse(fast::prelude::new_input(input))
-        .ok()
+    parse_fast(input, fast::structure::body)
 }
 
 /// [`parse_body_spanned`] with the grammar whose errors say what was expected where, alone: for tests that check
@@ -98,9 +93,8 @@ pub fn parse_body_spanned_rich(input: &str) -> Result<Body, Error> {
 ///
 /// Returns an error if the input does not resemble a valid HCL expression.
 pub fn parse_expr(input: &str) -> Result<Expression, Error> {
-    let mut expr = fast::expr::root_expr
-        .parse(fast::prelude::new_input(input))
-        .or_else(|_| parse_complete(input, rich::expr::root_expr))?;
+    let mut expr =
+        parse_fast(input, fast::expr::root_expr).map_or_else(|| parse_complete(input, rich::expr::root_expr), Ok)?;
     expr.despan(input);
     Ok(expr)
 }
@@ -111,11 +105,18 @@ pub fn parse_expr(input: &str) -> Result<Expression, Error> {
 ///
 /// Returns an error if the input does not resemble a valid HCL template.
 pub fn parse_template(input: &str) -> Result<Template, Error> {
-    let mut template = fast::template::template
-        .parse(fast::prelude::new_input(input))
-        .or_else(|_| parse_complete(input, rich::template::template))?;
+    let mut template = parse_fast(input, fast::template::template)
+        .map_or_else(|| parse_complete(input, rich::template::template), Ok)?;
     template.despan(input);
     Ok(template)
+}
+
+/// Parses `input` with the grammar whose errors carry nothing: `None` when it rejects the input.
+fn parse_fast<'a, P, O>(input: &'a str, mut parser: P) -> Option<O>
+where
+    P: winnow::ModalParser<fast::prelude::Input<'a>, O, winnow::error::EmptyError>,
+{
+    parser.parse(fast::prelude::new_input(input)).ok()
 }
 
 /// Parses `input` with the grammar whose errors say what was expected where.
