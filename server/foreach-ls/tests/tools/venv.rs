@@ -9,8 +9,7 @@
 //! the package index unreachable) lets the test skip, saying why; anything else is a failure of ours and panics, so
 //! the test fails instead of skipping over it.
 //!
-//! Shared by `server/foreach-ls/tests/tools/mod.rs` and `server/foreach-lsp/tests/e2e_pytest.rs` (through `#[path]`),
-//! so it depends on nothing of either crate.
+//! Used through `tools/mod.rs`; it depends on nothing of the crate.
 
 #![allow(dead_code)] // Each test binary uses a different part of it.
 
