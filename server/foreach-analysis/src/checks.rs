@@ -57,12 +57,21 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
     for pass in WORKSPACE_PASSES {
         out.extend(pass(db, ws).iter().cloned());
     }
+    finish(db, ws, &mut out);
+    Arc::new(out)
+}
+
+/// What [`workspace_diagnostics`] does to the findings once gathered: revisions that need the module tree, the
+/// instances or a state, suppression comments, line endings of fixes, order. Each finding is revised on its own (in
+/// the context of the workspace, not of the other findings), so a part of the findings comes out as it would among
+/// all of them ([`dir_diagnostics`]).
+fn finish(db: &dyn Db, ws: Workspace, out: &mut Vec<Diagnostic>) {
     // Needs the module tree: a child's unknown aliased configuration that a caller declares.
-    crate::providers::not_inherited::refine(db, ws, &mut out);
+    crate::providers::not_inherited::refine(db, ws, out);
     // Needs the instances: the keys a reference without `[…]` could select.
-    crate::providers::missing_key::name_the_keys(db, ws, &mut out);
+    crate::providers::missing_key::name_the_keys(db, ws, out);
     // With a state: whether removing an element would trap right now.
-    crate::state::too_similar::annotate(db, ws, &mut out);
+    crate::state::too_similar::annotate(db, ws, out);
     // Last: suppression comments, so that every code, from every pass, is silenced the same way. Only the files
     // with findings are looked at: this runs after every keystroke, in workspaces of thousands of files.
     let files = file_index(db, ws);
@@ -72,7 +81,7 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
         .filter_map(|id| Some((*id, file_suppressions(db, *files.get(id)?))))
         .filter(|(_, s)| !s.is_empty())
         .collect();
-    apply_suppressions(&mut out, &suppressions);
+    apply_suppressions(out, &suppressions);
     // Fix builders write `\n`; files with CRLF line endings keep theirs. Only the texts of edited files are read.
     let edited: HashSet<FileId> =
         out.iter().flat_map(|d| &d.fixes).flat_map(|f| &f.edits).map(|e| e.location.file).collect();
@@ -81,10 +90,29 @@ pub fn workspace_diagnostics(db: &dyn Db, ws: Workspace) -> Arc<Vec<Diagnostic>>
             .into_iter()
             .filter(|id| files.get(id).is_some_and(|f| line_endings::uses_crlf(&f.text(db))))
             .collect();
-        line_endings::match_files(&mut out, |file| crlf.contains(&file));
+        line_endings::match_files(out, |file| crlf.contains(&file));
     }
-    sort_and_dedup(&mut out);
-    Arc::new(out)
+    sort_and_dedup(out);
+}
+
+/// The findings in the files of directory `path` that need neither a pass over the whole workspace nor every
+/// instance: the directory's own ([`module_diagnostics`]) and those of its module's instances, revised as
+/// [`workspace_diagnostics`] revises them, so each is one it reports too. Evaluates only those instances and their
+/// callers. For a document opened while its workspace is indexed: its list once the workspace is loaded, before
+/// the rest is evaluated (`foreach-lsp`'s `early.rs`).
+pub fn dir_diagnostics(db: &dyn Db, ws: Workspace, path: &str) -> Vec<Diagnostic> {
+    let Some(dir) = crate::db::dir_index(db, ws).get(path).copied() else { return Vec::new() };
+    let files: HashSet<FileId> = dir.files(db).iter().map(|f| f.id(db)).collect();
+    let mut out: Vec<Diagnostic> = module_diagnostics(db, dir).to_vec();
+    let tree = module_tree(db, ws);
+    for (index, node) in tree.nodes.iter().enumerate() {
+        if node.dir == dir {
+            out.extend(instance_values(db, ws, NodeId(index as u32)).diagnostics.iter().cloned());
+        }
+    }
+    out.retain(|d| files.contains(&d.location.file));
+    finish(db, ws, &mut out);
+    out
 }
 
 /// The codes whose findings in a directory are decided by that directory's files alone: [`module_diagnostics`]

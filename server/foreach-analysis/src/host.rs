@@ -327,6 +327,12 @@ impl AnalysisHost {
         crate::checks::dir_local_diagnostics(&self.db, self.ws, dir)
     }
 
+    /// The findings of directory `dir` that its module and its instances decide (`checks::dir_diagnostics`), each
+    /// one [`AnalysisHost::diagnostics`] reports too, without evaluating the rest of the workspace.
+    pub fn dir_diagnostics(&self, dir: &str) -> Vec<Diagnostic> {
+        crate::checks::dir_diagnostics(&self.db, self.ws, dir)
+    }
+
     /// Every diagnostic in the workspace, sorted by file and position.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         self.prime_diagnostics();

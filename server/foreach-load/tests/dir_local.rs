@@ -1,8 +1,10 @@
 //! The findings a directory decides by itself (`AnalysisHost::dir_local_diagnostics`, which the language server
 //! publishes for a document opened before its workspace is indexed) are all reported, as they are, by the whole
 //! workspace: nothing shown early is withdrawn or reworded by the full index (which may add findings of the same
-//! codes that need the module tree, such as a called module's missing output). Checked on every directory of the
-//! repository's test data and, when it is unpacked, of the dev corpus.
+//! codes that need the module tree, such as a called module's missing output). The same holds for what a directory
+//! and its module's instances decide in the loaded workspace (`AnalysisHost::dir_diagnostics`, which the language
+//! server publishes once the workspace is loaded and before the rest is evaluated), for every code. Checked on every
+//! directory of the repository's test data and, when it is unpacked, of the dev corpus.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -20,8 +22,7 @@ fn seen(host: &AnalysisHost, d: &Diagnostic) -> Seen {
     (path, r.start().into(), r.end().into(), d.code.as_str().to_string(), d.message.clone())
 }
 
-/// Checks every listed directory under `root`; returns how many findings were compared.
-fn check_tree(root: &Path) -> usize {
+fn load_tree(root: &Path) -> foreach_load::Loaded {
     let paths = [root.to_path_buf()];
     let opts = LoadOptions {
         paths: &paths,
@@ -33,7 +34,12 @@ fn check_tree(root: &Path) -> usize {
         project_excludes: None,
         texts: KeepTexts::Compressed,
     };
-    let loaded = load(&opts).expect("loads");
+    load(&opts).expect("loads")
+}
+
+/// Checks every listed directory under `root`; returns how many findings were compared.
+fn check_tree(root: &Path) -> usize {
+    let loaded = load_tree(root);
     let full: Vec<Seen> = loaded
         .host
         .diagnostics()
@@ -58,18 +64,56 @@ fn check_tree(root: &Path) -> usize {
     compared
 }
 
+/// Checks what each listed directory under `root` and its instances decide in the loaded workspace, asked first
+/// (as the language server asks before evaluating the rest), against what the whole workspace reports afterwards,
+/// finding by finding (fixes and related locations included); returns how many findings were compared.
+fn check_tree_with_instances(root: &Path) -> usize {
+    let loaded = load_tree(root);
+    let mut dirs: Vec<&String> = loaded.listed_dirs.iter().collect();
+    dirs.sort();
+    let early: Vec<(&String, Vec<Diagnostic>)> =
+        dirs.into_iter().map(|dir| (dir, loaded.host.dir_diagnostics(dir))).collect();
+    let full = loaded.host.diagnostics();
+    let mut compared = 0;
+    for (dir, findings) in early {
+        for finding in &findings {
+            assert!(
+                full.contains(finding),
+                "{dir}: {:?} is not reported by the whole workspace as it is: {finding:?}",
+                seen(&loaded.host, finding)
+            );
+        }
+        compared += findings.len();
+    }
+    compared
+}
+
+fn test_data_trees() -> impl Iterator<Item = PathBuf> {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    let entries = std::fs::read_dir(repo.join("testdata")).unwrap().flatten();
+    entries.map(|e| e.path()).filter(|p| p.is_dir())
+}
+
+fn dev_corpus() -> Option<PathBuf> {
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
+    Some(repo.join("target/corpus/dev-corpus")).filter(|c| c.is_dir())
+}
+
 #[test]
 fn a_directory_alone_reports_its_local_findings_as_the_whole_workspace_does() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
-    let mut compared = 0;
-    for entry in std::fs::read_dir(repo.join("testdata")).unwrap().flatten() {
-        if entry.path().is_dir() {
-            compared += check_tree(&entry.path());
-        }
-    }
+    let compared: usize = test_data_trees().map(|t| check_tree(&t)).sum();
     assert!(compared > 50, "findings compared: {compared}");
-    let corpus = repo.join("target/corpus/dev-corpus");
-    if corpus.is_dir() {
+    if let Some(corpus) = dev_corpus() {
         check_tree(&corpus);
+    }
+}
+
+#[test]
+fn a_directory_and_its_instances_report_what_the_whole_workspace_does() {
+    let compared: usize = test_data_trees().map(|t| check_tree_with_instances(&t)).sum();
+    assert!(compared > 200, "findings compared: {compared}");
+    if let Some(corpus) = dev_corpus() {
+        let compared = check_tree_with_instances(&corpus);
+        println!("dev corpus: {compared} findings compared");
     }
 }

@@ -140,6 +140,9 @@ pub struct State {
     /// Open documents whose early findings are being computed (`early.rs`): one computation per document at a time,
     /// which starts again when the text changed meanwhile.
     pub early_running: Mutex<HashSet<Uri>>,
+    /// The version of each open document whose list from the loaded workspace was published before the first index
+    /// was installed (`early::publish_loaded`): the earlier lists, which hold less, are not sent over it.
+    pub early_loaded: Mutex<HashMap<Uri, i32>>,
     /// Set once the first indexing is installed ([`Host::listed_dirs`] is `Some` from then on): read by every
     /// `didChange` without waiting for the host lock, which an edit being applied holds.
     pub indexed_once: AtomicBool,
@@ -188,6 +191,7 @@ impl State {
             file_events: crate::file_queue::Queue::default(),
             oversized: Mutex::new(HashSet::new()),
             early_running: Mutex::new(HashSet::new()),
+            early_loaded: Mutex::new(HashMap::new()),
             indexed_once: AtomicBool::new(false),
             background: std::sync::Mutex::new(Vec::new()),
         }

@@ -9,7 +9,8 @@
 //! - a `didChange` that leaves [`LATE_SYNC_MARKER`] in a document reaches the analysis [`LATE_SYNC`] late, as on a
 //!   loaded machine, to test that a request sent after it still answers from the new text;
 //! - indexing a workspace folder that holds a file named [`SLOW_INDEX_MARKER`] takes [`SLOW`] longer, to test
-//!   what the server does while a big workspace is still being indexed;
+//!   what the server does while a big workspace is still being indexed; one that holds [`SLOW_EVALUATION_MARKER`]
+//!   takes [`SLOW`] longer after loading it, to test what is published once it is loaded;
 //! - the custom request `foreach-ls/lensComputations` answers how many times the instance lenses of a root module
 //!   were computed (`foreach_ide::lens_computations`), so a test can check that a request without a change in
 //!   between reuses the previous answer.
@@ -29,6 +30,7 @@ pub const LENS_COMPUTATIONS: &str = "foreach-ls/lensComputations";
 pub const PANIC_MARKER: &str = "__foreach_ls_test_panic__";
 pub const SLOW_MARKER: &str = "__foreach_ls_test_slow__";
 pub const SLOW_INDEX_MARKER: &str = ".foreach-ls-test-slow-index";
+pub const SLOW_EVALUATION_MARKER: &str = ".foreach-ls-test-slow-evaluation";
 pub const LATE_SYNC_MARKER: &str = "__foreach_ls_test_late_sync__";
 /// How late a change leaving [`LATE_SYNC_MARKER`] reaches the analysis.
 pub const LATE_SYNC: Duration = Duration::from_millis(300);
@@ -111,6 +113,14 @@ pub fn disturb(d: Disturbance) {
 /// Runs on the indexing thread before the result is installed.
 pub fn slow_index<'a>(enabled: bool, mut root_paths: impl Iterator<Item = &'a std::path::Path>) {
     if enabled && root_paths.any(|p| p.join(SLOW_INDEX_MARKER).exists()) {
+        std::thread::sleep(SLOW);
+    }
+}
+
+/// Runs on the indexing thread once the workspace is loaded and its open documents' lists are sent, before the
+/// rest is evaluated.
+pub fn slow_evaluation<'a>(enabled: bool, mut root_paths: impl Iterator<Item = &'a std::path::Path>) {
+    if enabled && root_paths.any(|p| p.join(SLOW_EVALUATION_MARKER).exists()) {
         std::thread::sleep(SLOW);
     }
 }

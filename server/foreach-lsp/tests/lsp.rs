@@ -639,6 +639,11 @@ const SLOW_APP: &str = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\
 /// A workspace of 150 generated modules and `modules/app`, called from the root `main.tf`, whose indexing the test
 /// hook slows down, plus `extra` files; the canonical root and the URI of `modules/app/main.tf`.
 fn slow_workspace(extra: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf, String) {
+    slow_workspace_marked(foreach_lsp::test_hooks::SLOW_INDEX_MARKER, extra)
+}
+
+/// [`slow_workspace`] with the test hook's `marker` instead of the one that slows the loading down.
+fn slow_workspace_marked(marker: &str, extra: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf, String) {
     let variables = "variable \"name\" {\n  type = string\n}\n\nvariable \"regions\" {\n  type = map(string)\n}\n";
     let mut calls = String::new();
     let mut files: Vec<(String, String)> = Vec::new();
@@ -655,7 +660,7 @@ fn slow_workspace(extra: &[(&str, &str)]) -> (tempfile::TempDir, std::path::Path
     files.push(("main.tf".into(), calls));
     files.push(("modules/app/main.tf".into(), SLOW_APP.into()));
     files.push(("modules/app/variables.tf".into(), variables.into()));
-    files.push((foreach_lsp::test_hooks::SLOW_INDEX_MARKER.into(), String::new()));
+    files.push((marker.into(), String::new()));
     files.extend(extra.iter().map(|(p, t)| (p.to_string(), t.to_string())));
     let dir = workspace(&files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect::<Vec<_>>());
     let root = canonical(&dir);
@@ -690,6 +695,43 @@ async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_
     for p in publications {
         for d in &first {
             assert!(p["params"]["diagnostics"].as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
+        }
+    }
+    c.shutdown().await;
+}
+
+/// A module file opened while the first indexing runs gets what its instances decide (a key the caller's map lacks)
+/// once the workspace is loaded, before the rest is evaluated (slowly, through the test hook); the index keeps every
+/// finding of every list published before it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_module_file_gets_what_its_instances_decide_once_the_workspace_is_loaded() {
+    let (_dir, root, app_uri) = slow_workspace_marked(foreach_lsp::test_hooks::SLOW_EVALUATION_MARKER, &[]);
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, SLOW_APP).await;
+    let loaded = c.diagnostics_for(&app_uri, |d| codes(d).contains(&"evaluation-error".to_string())).await;
+    let app_lists =
+        |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == app_uri.as_str();
+    // Those still queued came before it (the directory's own list).
+    let before = c.backlog_matching(app_lists).len();
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the instance's finding came after the indexing");
+    assert_eq!(codes(&loaded), ["undefined-reference", "evaluation-error"], "{loaded:?}");
+    assert!(loaded[1]["message"].as_str().unwrap().contains("nope"), "{loaded:?}");
+    c.wait_for(indexing_ended).await;
+    // The index's list for this text may equal the last one, and then is not sent again: a line added at the end
+    // shows it, with one finding more.
+    let end = SLOW_APP.lines().count() as u32;
+    c.notify(
+        "textDocument/didChange",
+        change(1, &app_uri, Some([end, 0, end, 0]), "output \"o\" {\n  value = local.later\n}\n"),
+    )
+    .await;
+    let full =
+        c.diagnostics_for(&app_uri, |d| d.iter().any(|x| x["message"].as_str().unwrap_or("").contains("later"))).await;
+    let after: Vec<Value> = c.backlog_matching(app_lists).into_iter().skip(before).collect();
+    for p in after.iter().map(|p| &p["params"]["diagnostics"]).chain([&json!(full)]) {
+        for d in &loaded {
+            assert!(p.as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
         }
     }
     c.shutdown().await;
