@@ -1,7 +1,8 @@
 //! Language-server benchmark on a generated workspace. Prints: time from `initialize` to the first diagnostics,
 //! from `didOpen` to the document's first diagnostics (opened while the workspace is being indexed, as an editor
 //! restores its files, and opened after), from `didOpen` while indexing to the first finding that needs evaluation
-//! (in the generated root: `provider = aws.by_region["nope-1"]` appended), didChange -> publishDiagnostics latency after one-character edits and
+//! (in the generated root: `provider = aws.by_region["nope-1"]` appended; in another file a local with a missing
+//! key), didChange -> publishDiagnostics latency after one-character edits and
 //! after edits that add or remove a broken line at the end of the file (`broken_N =`, as typing a new attribute
 //! does), hover and completion latency (p50/p99), and resident memory.
 //!
@@ -210,18 +211,26 @@ async fn main() {
     // The first finding that needs evaluation, in the generated root: a reference to a provider instance its
     // `.tfvars` does not give, appended to the document opened while the workspace is being indexed (a server of its
     // own). Directory-local findings published first do not count.
-    let evaluation_during_indexing = if text.contains("alias    = \"by_region\"") {
-        let probe = format!(
-            "{text}\nresource \"aws_s3_bucket\" \"early_probe\" {{\n  provider = aws.by_region[\"nope-1\"]\n}}\n"
-        );
+    // Anywhere else (a generated child module): a missing key in a local, which the module's instances evaluate
+    // (the generated roots' `for_each` leave the children's variables unknown).
+    let probe_line = text.lines().count() + 2;
+    let probe = if text.contains("alias    = \"by_region\"") {
+        Some((
+            format!(
+                "{text}\nresource \"aws_s3_bucket\" \"early_probe\" {{\n  provider = aws.by_region[\"nope-1\"]\n}}\n"
+            ),
+            "unknown-provider-instance",
+        ))
+    } else {
+        Some((format!("{text}\nlocals {{\n  early_probe = {{ known = 1 }}[\"nope-1\"]\n}}\n"), "evaluation-error"))
+    };
+    let evaluation_during_indexing = if let Some((probe, code)) = probe {
         let mut c = TestClient::start();
         c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
         let opened = Instant::now();
         c.open(&doc, &probe).await;
         c.diagnostics_for(&doc, |d| {
-            d.iter().any(|d| {
-                d["code"] == "unknown-provider-instance" && d["message"].as_str().is_some_and(|m| m.contains("nope-1"))
-            })
+            d.iter().any(|d| d["code"] == code && d["range"]["start"]["line"].as_u64() == Some(probe_line as u64))
         })
         .await;
         let elapsed = opened.elapsed();
