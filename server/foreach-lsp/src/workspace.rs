@@ -50,7 +50,7 @@ pub async fn index(state: &Arc<State>) {
         host.apply_change(crate::state_files::read_configured(&configured.files));
         warnings.extend(configured.problems);
         // The open documents' findings that the loaded workspace decides, before the rest is evaluated.
-        crate::early::publish_loaded(&s, &mut host, &listed_dirs, project.as_ref());
+        crate::early::publish_loaded(&s, generation, &mut host, &listed_dirs, project.as_ref());
         crate::test_hooks::slow_evaluation(s.test_hooks, roots.iter().map(|r| r.path.as_path()));
         // Diagnostics are computed here, before the host is shared (and after the state files, which change the
         // values), with the per-directory part on all cores: the first publish (and a document opened right after
