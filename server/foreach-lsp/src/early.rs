@@ -129,7 +129,7 @@ fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec
     let Some((dir, _)) = path.rsplit_once('/') else { return };
     let dir = if dir.is_empty() { "/" } else { dir };
     let roots = state.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
-    let project = crate::workspace::discover_project(&roots);
+    let project = crate::state::discover_project(&roots);
     let environments: Vec<&str> = match &project {
         Some(Ok(p)) => p.environments.iter().map(|e| e.name.as_str()).collect(),
         _ => Vec::new(),

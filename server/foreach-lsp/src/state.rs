@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use foreach_analysis::{AnalysisHost, Change};
 use foreach_ide::FilePosition;
 use foreach_ide::{Analysis, Cancellable};
+use foreach_load::project::{Project, ProjectError};
 use foreach_syntax::LineIndex;
 use tower_lsp_server::Client;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
@@ -78,6 +79,12 @@ impl Host {
         foreach_load::follow_module_calls(&mut self.host, &mut listed, foreach_load::KeepTexts::Compressed);
         self.listed_dirs = Some(Arc::new(listed));
     }
+}
+
+/// The project file of the workspace: the nearest `foreach-ls.toml` at or above the first folder that has one
+/// (several folders with different project files: the first one's applies).
+pub(crate) fn discover_project(roots: &[Root]) -> Option<std::result::Result<Arc<Project>, ProjectError>> {
+    roots.iter().find_map(|r| Project::discover(&r.path).map(|p| p.map(Arc::new)).transpose())
 }
 
 /// A workspace folder.

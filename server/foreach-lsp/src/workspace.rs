@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use foreach_analysis::{AnalysisHost, Change, CliVariable, Settings};
-use foreach_load::project::{Project, ProjectError};
+use foreach_load::project::Project;
 use foreach_load::{LoadOptions, OrderedVar, load, path_string};
 use tower_lsp_server::ls_types::{MessageType, NumberOrString};
 
@@ -34,7 +34,7 @@ pub async fn index(state: &Arc<State>) {
     let config = state.config();
     let s = Arc::clone(state);
     let result = tokio::task::spawn_blocking(move || {
-        let project = discover_project(&roots);
+        let project = crate::state::discover_project(&roots);
         let loaded = load_roots(&roots, &config, project.as_ref().and_then(|p| p.as_ref().ok()));
         crate::test_hooks::slow_index(s.test_hooks, roots.iter().map(|r| r.path.as_path()));
         let ((mut host, listed_dirs), mut warnings) = match loaded {
@@ -114,12 +114,6 @@ pub async fn index(state: &Arc<State>) {
         Err(e) => tracing::error!("indexing failed: {e}"),
     }
     state.publisher.schedule();
-}
-
-/// The project file of the workspace: the nearest `foreach-ls.toml` at or above the first folder that has one
-/// (several folders with different project files: the first one's applies).
-pub(crate) fn discover_project(roots: &[Root]) -> Option<Result<Arc<Project>, ProjectError>> {
-    roots.iter().find_map(|r| Project::discover(&r.path).map(|p| p.map(Arc::new)).transpose())
 }
 
 /// The loaded host and the directories it listed.
