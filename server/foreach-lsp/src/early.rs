@@ -238,7 +238,7 @@ pub fn publish_loaded(
     state: &State,
     generation: u64,
     host: &mut AnalysisHost,
-    listed: &HashSet<String>,
+    listed: &Arc<HashSet<String>>,
     project: Option<&Result<Arc<Project>, ProjectError>>,
 ) {
     if state.indexed_once.load(std::sync::atomic::Ordering::SeqCst)
@@ -250,7 +250,7 @@ pub fn publish_loaded(
     }
     // Only documents in the loaded directories: installing the index loads the directories of the others first.
     let in_listed_dir = |path: &str| {
-        let dir = path.rsplit_once('/').map_or("/", |(dir, _)| if dir.is_empty() { "/" } else { dir });
+        let dir = foreach_analysis::paths::parent(path);
         listed.contains(dir).then(|| dir.to_string())
     };
     let docs: Vec<(Uri, String, String, Arc<str>, i32)> = state
@@ -270,11 +270,10 @@ pub fn publish_loaded(
     change.files.extend(docs.iter().map(|(_, _, path, text, _)| (path.clone(), Ok(Arc::clone(text).into()))));
     host.apply_change(change);
     let config = state.config();
-    let listed = Arc::new(listed.clone());
     let runtime = tokio::runtime::Handle::current();
     for (uri, dir, _, _, version) in docs {
         let findings: Vec<Finding> = host.dir_diagnostics(&dir).into_iter().map(Finding::everywhere).collect();
-        let Some(items) = lsp_form(state, host, &listed, &config, project, &uri, &findings) else { continue };
+        let Some(items) = lsp_form(state, host, listed, &config, project, &uri, &findings) else { continue };
         runtime.block_on(publish(state, &uri, version, items, true));
     }
 }

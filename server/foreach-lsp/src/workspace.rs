@@ -50,6 +50,7 @@ pub async fn index(state: &Arc<State>) {
         host.apply_change(crate::state_files::read_configured(&configured.files));
         warnings.extend(configured.problems);
         // The open documents' findings that the loaded workspace decides, before the rest is evaluated.
+        let listed_dirs = Arc::new(listed_dirs);
         crate::early::publish_loaded(&s, generation, &mut host, &listed_dirs, project.as_ref());
         crate::test_hooks::slow_evaluation(s.test_hooks, roots.iter().map(|r| r.path.as_path()));
         // Diagnostics are computed here, before the host is shared (and after the state files, which change the
@@ -67,7 +68,7 @@ pub async fn index(state: &Arc<State>) {
         let old_host = std::mem::replace(&mut guard.host, host);
         guard.project = project;
         guard.versions.clear();
-        guard.listed_dirs = Some(Arc::new(listed_dirs));
+        guard.listed_dirs = Some(listed_dirs);
         s.indexed_once.store(true, Ordering::SeqCst);
         guard.state_sources = crate::state_files::sources(&guard.host, &configured.files);
         let watched: Vec<String> = configured.files.values().cloned().collect();
