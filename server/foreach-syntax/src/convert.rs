@@ -7,7 +7,6 @@
 //! It must not decide anything about errors or recovery.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -21,6 +20,7 @@ use crate::ast::{
     ObjectKey, Structure, Template, TemplateFor, TemplateIf, TemplateKind, TemplatePart, TraversalOp, TraversalStep,
     UnaryOp,
 };
+use crate::strings::LongStrings;
 use crate::{TextRange, TextSize};
 use smol_str::SmolStr;
 
@@ -31,14 +31,9 @@ pub(crate) struct Converter<'a> {
     /// When set, every node gets this range: used for text that was unescaped before parsing (a JSON string with
     /// escapes), whose offsets no longer match the original text.
     fixed: Option<TextRange>,
-    /// The strings too long to store inline in a `SmolStr`, so that each is allocated once per file however often
-    /// it is written: a generated module names each of its 6,000 variables in a declaration, a reference and an
-    /// object key, and summaries keep those names for the whole session.
-    long_strings: RefCell<HashSet<SmolStr>>,
+    /// Long strings are allocated once per file (see [`LongStrings`]).
+    long_strings: RefCell<LongStrings>,
 }
-
-/// The longest string a `SmolStr` stores inline (without allocating).
-const INLINE_LEN: usize = 23;
 
 impl<'a> Converter<'a> {
     pub(crate) fn new(src: &'a str, base: usize) -> Self {
@@ -53,16 +48,7 @@ impl<'a> Converter<'a> {
 
     /// `text` as a `SmolStr`, sharing the allocation of an equal long string converted before.
     fn string(&self, text: &str) -> SmolStr {
-        if text.len() <= INLINE_LEN {
-            return SmolStr::new(text);
-        }
-        let mut seen = self.long_strings.borrow_mut();
-        if let Some(shared) = seen.get(text) {
-            return shared.clone();
-        }
-        let string = SmolStr::new(text);
-        seen.insert(string.clone());
-        string
+        self.long_strings.borrow_mut().get(text)
     }
 
     /// Maps a span of the parsed slice to a range in the original text. hcl-edit sets spans on every node it

@@ -7,6 +7,7 @@
 
 pub mod ast;
 mod convert;
+mod direct;
 mod file_kind;
 pub mod format;
 mod heredoc;
@@ -20,7 +21,10 @@ mod reuse;
 mod reuse_inside;
 mod scan;
 mod shift;
+mod strings;
 
+#[doc(hidden)]
+pub use direct::testing as parsers_for_tests;
 pub use file_kind::FileKind;
 pub use line_index::{ColumnEncoding, LineCol, LineIndex};
 pub use packed::PackedExpr;
