@@ -1,7 +1,8 @@
 //! The syntax layer of foreach-ls: turns the text of one file into our own span-carrying [`ast`], never failing.
 //!
-//! It owns everything about *reading* HCL and JSON: hcl-edit, error recovery, BOM handling, the JSON syntax
-//! mapping, the line index and the formatter. It knows nothing of OpenTofu semantics (which blocks mean what),
+//! It owns everything about *reading* HCL and JSON: the direct parser of valid files (`direct`), hcl-edit for the
+//! rest and for every error, error recovery, BOM handling, the JSON syntax mapping, the line index and the
+//! formatter. It knows nothing of OpenTofu semantics (which blocks mean what),
 //! salsa, LSP or IO, and must never depend on another crate of the workspace but its hcl-edit fork: it is the
 //! bottom layer.
 

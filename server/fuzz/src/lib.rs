@@ -49,6 +49,14 @@ pub fn syntax(data: &[u8]) {
         }
     }
     let _ = parse_expr(src);
+    // The direct parser reads only what hcl-edit accepts, into the very tree hcl-edit's makes (`tests/direct.rs`).
+    if let Some(direct) = foreach_syntax::parsers_for_tests::direct(src) {
+        let reference = foreach_syntax::parsers_for_tests::through_hcl_edit(src);
+        assert!(
+            reference.as_ref() == Some(&direct),
+            "the direct parser read a text hcl-edit reads otherwise: {direct:?}"
+        );
+    }
     // Re-parsing an edited text reuses its unchanged items (and inside a changed item, the node around the edit)
     // and must equal a fresh parse, spans included: the input parsed after a version of it with a character
     // removed (at a half and at a third of it), one added (`x` at a half: an edit that deletes it) or eight
