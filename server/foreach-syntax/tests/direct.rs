@@ -6,17 +6,11 @@
 
 #[path = "support/files.rs"]
 mod files;
+#[path = "support/hcl_fixtures.rs"]
+mod hcl_fixtures;
 
-use std::path::Path;
-
-use files::repo;
 use foreach_syntax::parsers_for_tests::{direct, through_hcl_edit};
-
-/// Configuration files in HCL syntax.
-fn hcl(path: &Path) -> bool {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    [".tf", ".tofu", ".tfvars", ".tftest.hcl", ".hcl"].iter().any(|ext| name.ends_with(ext))
-}
+use hcl_fixtures::{fixture_texts, hcl};
 
 /// What the direct parser did with a text.
 #[derive(Debug, PartialEq, Eq)]
@@ -45,14 +39,6 @@ fn agree(text: &str, what: &str) -> Outcome {
         (None, Some(_)) => Outcome::LeftValid,
         (None, None) => Outcome::LeftInvalid,
     }
-}
-
-fn fixture_texts() -> Vec<(String, String)> {
-    let mut paths = Vec::new();
-    files::files_under(&repo().join("testdata"), &hcl, &mut paths);
-    files::files_under(&repo().join("docs"), &hcl, &mut paths);
-    paths.sort();
-    paths.into_iter().filter_map(|p| Some((p.display().to_string(), std::fs::read_to_string(&p).ok()?))).collect()
 }
 
 #[test]

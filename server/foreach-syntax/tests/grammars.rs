@@ -6,17 +6,11 @@
 
 #[path = "support/files.rs"]
 mod files;
+#[path = "support/hcl_fixtures.rs"]
+mod hcl_fixtures;
 
-use std::path::Path;
-
-use files::repo;
 use hcl_edit::parser::{parse_body_spanned, parse_body_spanned_rich};
-
-/// Configuration files in HCL syntax (the grammar does not read JSON).
-fn hcl(path: &Path) -> bool {
-    let name = path.file_name().unwrap_or_default().to_string_lossy();
-    [".tf", ".tofu", ".tfvars", ".tftest.hcl", ".hcl"].iter().any(|ext| name.ends_with(ext))
-}
+use hcl_fixtures::{fixture_texts, hcl};
 
 /// Asserts that both grammars read `text` alike; whether it is valid.
 fn agree(text: &str, what: &str) -> bool {
@@ -29,14 +23,6 @@ fn agree(text: &str, what: &str) -> bool {
         _ => panic!("{what}: fast grammar {:?}, rich grammar {:?}", fast.is_ok(), rich.is_ok()),
     }
     fast.is_ok()
-}
-
-fn fixture_texts() -> Vec<(String, String)> {
-    let mut paths = Vec::new();
-    files::files_under(&repo().join("testdata"), &hcl, &mut paths);
-    files::files_under(&repo().join("docs"), &hcl, &mut paths);
-    paths.sort();
-    paths.into_iter().filter_map(|p| Some((p.display().to_string(), std::fs::read_to_string(&p).ok()?))).collect()
 }
 
 #[test]

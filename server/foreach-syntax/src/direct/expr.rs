@@ -20,6 +20,14 @@ impl<'a> Parser<'a> {
         expr
     }
 
+    /// An expression inside brackets, with the white space, line breaks and comments around it.
+    pub(super) fn spaced_expr(&mut self) -> Option<Expr> {
+        self.skip_ws()?;
+        let expr = self.expr(true)?;
+        self.skip_ws()?;
+        Some(expr)
+    }
+
     /// A term, then any binary operators and at most one conditional.
     pub(super) fn expr_inner(&mut self, newlines: bool) -> Option<Expr> {
         let mut expr = self.term(newlines)?;
@@ -121,9 +129,7 @@ impl<'a> Parser<'a> {
             b'-' | b'!' => self.unary(newlines)?,
             b'(' => {
                 self.pos += 1;
-                self.skip_ws()?;
-                let inner = self.expr(true)?;
-                self.skip_ws()?;
+                let inner = self.spaced_expr()?;
                 self.expect(b')')?;
                 Expr::new(ExprKind::Parenthesis(Box::new(inner)), self.range(start, self.pos))
             }
@@ -326,9 +332,7 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         if self.for_follows()? {
             let (key_var, value_var, collection) = self.for_intro()?;
-            self.skip_ws()?;
-            let value_expr = self.expr(true)?;
-            self.skip_ws()?;
+            let value_expr = self.spaced_expr()?;
             let cond = self.for_condition()?;
             self.expect(b']')?;
             let for_expr =
@@ -375,9 +379,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.pos += 2;
-        self.skip_ws()?;
-        let collection = self.expr(true)?;
-        self.skip_ws()?;
+        let collection = self.spaced_expr()?;
         self.expect(b':')?;
         Some((key_var, value_var, collection))
     }
@@ -389,9 +391,7 @@ impl<'a> Parser<'a> {
             return if self.starts_with("if") { None } else { Some(None) };
         }
         self.pos += 2;
-        self.skip_ws()?;
-        let cond = self.expr(true)?;
-        self.skip_ws()?;
+        let cond = self.spaced_expr()?;
         Some(Some(cond))
     }
 
@@ -401,16 +401,12 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         if self.for_follows()? {
             let (key_var, value_var, collection) = self.for_intro()?;
-            self.skip_ws()?;
-            let key_expr = self.expr(true)?;
-            self.skip_ws()?;
+            let key_expr = self.spaced_expr()?;
             if !self.starts_with("=>") {
                 return None;
             }
             self.pos += 2;
-            self.skip_ws()?;
-            let value_expr = self.expr(true)?;
-            self.skip_ws()?;
+            let value_expr = self.spaced_expr()?;
             let grouping = self.starts_with("...");
             if grouping {
                 self.pos += 3;

@@ -73,9 +73,7 @@ impl<'a> Parser<'a> {
         if self.peek() == b'~' {
             return None;
         }
-        self.skip_ws()?;
-        let expr = self.expr(true)?;
-        self.skip_ws()?;
+        let expr = self.spaced_expr()?;
         self.expect(b'}')?;
         Some(TemplatePart::Interpolation(Box::new(expr)))
     }
