@@ -5,7 +5,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashSet;
 
 use super::{Parser, is_ident_start};
-use crate::ast::{Attribute, Block, BlockLabel, Body, Structure};
+use crate::ast::{Attribute, Block, BlockLabel, Body, SmolStr, Structure};
 
 impl<'a> Parser<'a> {
     /// The whole text as a body: items, then nothing but white space and comments.
@@ -30,9 +30,8 @@ impl<'a> Parser<'a> {
                 break;
             }
             let structure = self.structure()?;
-            let src = self.src;
             if let Structure::Attribute(attribute) = &structure
-                && !names.insert(&src[attribute_key_span(self, attribute)])
+                && !names.insert(attribute.key.name.clone())
             {
                 // hcl-edit rejects a redefined attribute; its error says so.
                 return None;
@@ -56,17 +55,20 @@ impl<'a> Parser<'a> {
         let ident = self.ident()?;
         self.skip_sp()?;
         match self.peek() {
-            b'=' => {
-                self.pos += 1;
-                self.skip_sp()?;
-                let value = self.root_expr()?;
-                let range = ident.range.cover(value.range);
-                Some(Structure::Attribute(Attribute { key: ident, value: Arc::new(value), range }))
-            }
+            b'=' => self.attribute(ident).map(Structure::Attribute),
             b'{' | b'"' => self.block(ident).map(Structure::Block),
             b if is_ident_start(b) => self.block(ident).map(Structure::Block),
             _ => None,
         }
+    }
+
+    /// An attribute after its key and the spaces that follow it: `= value`.
+    fn attribute(&mut self, key: crate::ast::Ident) -> Option<Attribute> {
+        self.expect(b'=')?;
+        self.skip_sp()?;
+        let value = self.root_expr()?;
+        let range = key.range.cover(value.range);
+        Some(Attribute { key, value: Arc::new(value), range })
     }
 
     /// A block after its type: labels, then its body in braces.
@@ -116,11 +118,7 @@ impl<'a> Parser<'a> {
         if is_ident_start(self.peek()) {
             let key = self.ident()?;
             self.skip_sp()?;
-            self.expect(b'=')?;
-            self.skip_sp()?;
-            let value = self.root_expr()?;
-            let range = key.range.cover(value.range);
-            structures.push(Structure::Attribute(Attribute { key, value: Arc::new(value), range }));
+            structures.push(Structure::Attribute(self.attribute(key)?));
             self.skip_sp()?;
         }
         Some(Body { structures })
@@ -135,23 +133,16 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The byte range of an attribute's key in the parsed slice.
-fn attribute_key_span(parser: &Parser<'_>, attribute: &Attribute) -> std::ops::Range<usize> {
-    let start = (u32::from(attribute.key.range.start()) - parser.base) as usize;
-    let end = (u32::from(attribute.key.range.end()) - parser.base) as usize;
-    start..end
-}
-
 /// The attribute names of one body, to find a redefined one: a short list is searched, a long one hashed.
 #[derive(Default)]
-struct AttributeNames<'a> {
-    few: Vec<&'a str>,
-    many: Option<FxHashSet<&'a str>>,
+struct AttributeNames {
+    few: Vec<SmolStr>,
+    many: Option<FxHashSet<SmolStr>>,
 }
 
-impl<'a> AttributeNames<'a> {
+impl AttributeNames {
     /// Adds `name`; false when it was there already.
-    fn insert(&mut self, name: &'a str) -> bool {
+    fn insert(&mut self, name: SmolStr) -> bool {
         const FEW: usize = 16;
         if let Some(many) = &mut self.many {
             return many.insert(name);

@@ -38,7 +38,8 @@ const MAX_DEPTH: usize = 48;
 /// rejects more than 128 (its scopes reset on more occasions than ours, so our count is never the lower one).
 const MAX_OPERATOR_DEPTH: usize = 100;
 
-/// The parser's position in the text and what it has handed out.
+/// The parser's position in the text and what it has handed out. Every function answers `None` to give up, and a
+/// `None` ends the whole parse: nothing backtracks past one, so no state is restored on that path.
 struct Parser<'a> {
     src: &'a str,
     bytes: &'a [u8],
