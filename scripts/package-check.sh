@@ -18,7 +18,7 @@ exclude=()
 for manifest in server/*/Cargo.toml; do
   case "$manifest" in server/fuzz/*) continue ;; esac # not a workspace member
   if grep -q '^publish = false' "$manifest"; then
-    exclude+=(--exclude "$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | head -n 1)")
+    exclude+=(--exclude "$(sed -n 's/^name = "\(.*\)"/\1/p' "$manifest" | sed -n 1p)")
   fi
 done
 rm -f target/package/*.crate

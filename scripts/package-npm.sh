@@ -76,7 +76,7 @@ fi
 launcher=packaging/npm/foreach-ls
 launcher_tarball="foreach-ls-$version.tgz"
 # A field of the launcher's package.json (one per line, as written there).
-field() { tr -d '\r' < "$launcher/package.json" | sed -n "s|^ *\"$1\": \"\(.*\)\",\{0,1\}$|\1|p" | head -n 1; }
+field() { tr -d '\r' < "$launcher/package.json" | sed -n "s|^ *\"$1\": \"\(.*\)\",\{0,1\}$|\1|p" | sed -n 1p; }
 [ "$(field version)" = "$version" ] ||
   { echo "$launcher/package.json has version $(field version), Cargo.toml $version" >&2; exit 1; }
 

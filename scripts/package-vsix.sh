@@ -53,7 +53,7 @@ case "$archive" in
   *.zip) (cd "$work" && unzip -q "$archive") ;;
   *) tar -C "$work" -xzf "$archive" ;;
 esac
-found=$(find "$work" -name "$exe" -type f | head -n 1)
+found=$(find "$work" -name "$exe" -type f -print -quit)
 [ -n "$found" ] || { echo "$archive has no $exe" >&2; exit 1; }
 rm -rf "$server_dir"
 mkdir -p "$server_dir"
