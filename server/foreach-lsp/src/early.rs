@@ -126,8 +126,10 @@ fn running(state: &State) -> std::sync::MutexGuard<'_, HashSet<Uri>> {
 /// own instance decides. `opened`: the document was just opened (not edited since the last lists). Nothing when the environments' tags cannot be known before the module tree is (an
 /// environment limited to some roots), or the directory is not there.
 fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec<lsp::Diagnostic>)) {
-    let Some((dir, _)) = path.rsplit_once('/') else { return };
-    let dir = if dir.is_empty() { "/" } else { dir };
+    let dir = foreach_analysis::paths::parent(path);
+    if dir.is_empty() {
+        return;
+    }
     let roots = state.roots.read().unwrap_or_else(|e| e.into_inner()).clone();
     let project = crate::state::discover_project(&roots);
     let environments: Vec<&str> = match &project {

@@ -33,13 +33,12 @@ pub(crate) fn parse_body(src: &str, base: usize) -> Parse {
     // Without the parser's message: the items say what is wrong, and only when none does is the whole text's
     // message needed (a broken file is one parse of the whole text shorter, as the editor sees at every keystroke).
     // The direct parser reads nearly every valid file; what it is not sure of, hcl-edit parses (`direct`'s docs).
-    if let Some(body) = crate::direct::parse_body(src, base) {
+    let valid = crate::direct::parse_body(src, base).or_else(|| {
+        hcl_edit::parser::parse_body_spanned_if_valid(src).map(|body| Converter::new(src, base).body(body))
+    });
+    if let Some(body) = valid {
         let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
         return Parse { body, errors };
-    }
-    if let Some(body) = hcl_edit::parser::parse_body_spanned_if_valid(src) {
-        let errors = heredoc_at_end_of_file(src, base).into_iter().collect();
-        return Parse { body: Converter::new(src, base).body(body), errors };
     }
     let mut recovery = Recovery { src, base, errors: Vec::new() };
     let body = recovery.body(0..src.len(), 0);

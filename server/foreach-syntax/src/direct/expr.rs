@@ -238,30 +238,28 @@ impl<'a> Parser<'a> {
         self.enter()?;
         let operand = self.term(newlines)?;
         self.leave();
-        let range = self.range(start, start).cover(operand.range);
-        Some(Expr::new(ExprKind::Unary { op, operand: Box::new(operand) }, range))
+        // A term ends where its last token does.
+        Some(Expr::new(ExprKind::Unary { op, operand: Box::new(operand) }, self.range(start, self.pos)))
     }
 
     /// A variable, `null`, `true`, `false`, or a function call (`f(...)`, `provider::aws::arn_parse(...)`).
     fn identlike(&mut self, newlines: bool) -> Option<Expr> {
+        let start = self.pos;
         let ident = self.ident()?;
         let after = self.pos;
         self.skip_trivia(newlines)?;
         let call = self.peek() == b'(' || self.starts_with("::");
         if !call {
             self.pos = after;
-            let kind = match ident.name.as_str() {
-                "null" => ExprKind::Null,
-                "true" => ExprKind::Bool(true),
-                "false" => ExprKind::Bool(false),
-                _ => {
-                    let range = ident.range;
-                    return Some(Expr::new(ExprKind::Variable(ident), range));
-                }
+            let range = ident.range;
+            let keyword = match ident.name.as_str() {
+                "null" => Some(ExprKind::Null),
+                "true" => Some(ExprKind::Bool(true)),
+                "false" => Some(ExprKind::Bool(false)),
+                _ => None,
             };
-            return Some(Expr::new(kind, ident.range));
+            return Some(Expr::new(keyword.unwrap_or(ExprKind::Variable(ident)), range));
         }
-        let start = ident.range;
         let mut names = vec![ident];
         while self.starts_with("::") {
             self.pos += 2;
@@ -273,8 +271,7 @@ impl<'a> Parser<'a> {
         names.shrink_to_fit();
         let (args, expand_final) = self.call_arguments()?;
         let call = FuncCall { name: FuncName { namespace: names, name }, args, expand_final };
-        let range = start.cover(self.range(self.pos, self.pos));
-        Some(Expr::new(ExprKind::FuncCall(Box::new(call)), range))
+        Some(Expr::new(ExprKind::FuncCall(Box::new(call)), self.range(start, self.pos)))
     }
 
     /// `(a, b)`, `(a, b,)` or `(a, b...)`.

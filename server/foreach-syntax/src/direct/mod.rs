@@ -88,7 +88,7 @@ impl<'a> Parser<'a> {
 
     /// Consumes `byte` if it is next.
     fn eat(&mut self, byte: u8) -> bool {
-        let found = self.peek() == byte && !self.at_end();
+        let found = self.bytes.get(self.pos) == Some(&byte);
         self.pos += usize::from(found);
         found
     }

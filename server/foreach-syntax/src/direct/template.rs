@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use smol_str::SmolStr;
 
-use super::{Parser, is_ident_continue};
+use super::Parser;
 use crate::ast::{Expr, ExprKind, Template, TemplateKind, TemplatePart};
 
 /// What ended a literal run of template text.
@@ -47,9 +47,6 @@ impl<'a> Parser<'a> {
                 }
                 LiteralEnd::Unsupported | LiteralEnd::ClosingLine => return None,
             }
-        }
-        if !interpolated && parts.len() != 1 {
-            return None;
         }
         parts.shrink_to_fit();
         let template = Template { parts, kind: TemplateKind::Quoted };
@@ -209,25 +206,13 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        // The line at `pos` closes the heredoc (`closing_line_at` found it so, with nothing after the delimiter but
+        // spaces and the line's end): the heredoc ends with its delimiter.
         while matches!(self.peek(), b' ' | b'\t') {
             self.pos += 1;
-        }
-        if !self.starts_with(delim) {
-            return None;
         }
         self.pos += delim.len();
-        if is_ident_continue(self.peek()) || self.peek() >= 0x80 {
-            return None;
-        }
         let end = self.pos;
-        // The delimiter ends its line (patch 4 of the fork).
-        while matches!(self.peek(), b' ' | b'\t') {
-            self.pos += 1;
-        }
-        if !(self.at_end() || self.peek() == b'\n' || self.starts_with("\r\n")) {
-            return None;
-        }
-        self.pos = end;
         parts.shrink_to_fit();
         let mut template = Template { parts, kind: TemplateKind::Heredoc };
         if indented {
