@@ -277,21 +277,27 @@ impl<'a> Parser<'a> {
     /// `(a, b)`, `(a, b,)` or `(a, b...)`.
     fn call_arguments(&mut self) -> Option<(Vec<Expr>, bool)> {
         self.expect(b'(')?;
-        let mut args = Vec::new();
+        self.comma_list(b')', true)
+    }
+
+    /// Expressions separated by commas up to `close` (a trailing comma allowed), which it consumes, and whether the
+    /// last one ends in `...` (allowed where `expand` says: function arguments).
+    fn comma_list(&mut self, close: u8, expand: bool) -> Option<(Vec<Expr>, bool)> {
+        let mut items = Vec::new();
         let mut expand_final = false;
         loop {
             self.skip_ws()?;
             match self.peek() {
-                b')' => break,
+                b if b == close => break,
                 b',' | b'.' => return None,
                 _ => {}
             }
-            args.push(self.expr(true)?);
+            items.push(self.expr(true)?);
             self.skip_ws()?;
             match self.peek() {
                 b',' => self.pos += 1,
-                b')' => break,
-                b'.' if self.starts_with("...") => {
+                b if b == close => break,
+                b'.' if expand && self.starts_with("...") => {
                     self.pos += 3;
                     expand_final = true;
                     self.skip_ws()?;
@@ -300,9 +306,9 @@ impl<'a> Parser<'a> {
                 _ => return None,
             }
         }
-        self.expect(b')')?;
-        args.shrink_to_fit();
-        Some((args, expand_final))
+        self.expect(close)?;
+        items.shrink_to_fit();
+        Some((items, expand_final))
     }
 
     /// Whether a `for` expression starts after the bracket just read (hcl-edit's test: white space, `for`, then a
@@ -336,24 +342,7 @@ impl<'a> Parser<'a> {
                 ForExpr { key_var, value_var, collection, key_expr: None, value_expr, cond, grouping: false };
             return Some(Expr::new(ExprKind::For(Box::new(for_expr)), self.range(start, self.pos)));
         }
-        let mut items = Vec::new();
-        loop {
-            self.skip_ws()?;
-            match self.peek() {
-                b']' => break,
-                b',' => return None,
-                _ => {}
-            }
-            items.push(self.expr(true)?);
-            self.skip_ws()?;
-            match self.peek() {
-                b',' => self.pos += 1,
-                b']' => break,
-                _ => return None,
-            }
-        }
-        self.pos += 1;
-        items.shrink_to_fit();
+        let (items, _) = self.comma_list(b']', false)?;
         Some(Expr::new(ExprKind::Tuple(items), self.range(start, self.pos)))
     }
 
