@@ -21,7 +21,9 @@ use crate::vars::{Assignment, RawValue, root_assignments};
 /// One argument of a module call, evaluated in the calling instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallArgument {
-    pub name: String,
+    /// The argument's name, shared with the call's `Arg` (a `String` copy was a heap string per argument and
+    /// instance, kept for the whole session).
+    pub name: SmolStr,
     pub value: Value,
     /// The whole `name = value` attribute.
     pub location: FileRange,

@@ -122,7 +122,7 @@ pub fn instance_values(db: &dyn Db, ws: Workspace, id: NodeId) -> Arc<InstanceVa
             .map(|input| {
                 let expr = input.expr();
                 CallArgument {
-                    name: input.name.name.to_string(),
+                    name: input.name.name.clone(),
                     value: scope.eval(input.file, &expr, &ctx),
                     location: input.location(),
                     provisional: scope.provisional(&expr),

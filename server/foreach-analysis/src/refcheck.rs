@@ -329,7 +329,7 @@ impl<'a> Declared<'a> {
 pub(crate) fn module_references(module: &Module) -> Vec<Site> {
     let mut out: Vec<Site> = Vec::new();
     let mut body = |b: &BodyRefs| {
-        out.extend(b.refs.iter().map(|r| Site { file: b.file, reference: r.clone(), context: Context::Body }))
+        out.extend(b.refs.iter().map(|reference| Site { file: b.file, reference, context: Context::Body }))
     };
     for r in &module.resources {
         body(r.effective_body_refs());

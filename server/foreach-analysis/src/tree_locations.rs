@@ -55,7 +55,7 @@ fn relocated(db: &dyn Db, ws: Workspace, at: FileRange) -> FileRange {
         return at;
     };
     let Some(now) = current.iter().find(|c| c.name == then.name && c.site.file == at.file) else { return at };
-    let arg_range = |a: &crate::model::items::OptArg| a.as_ref().map(|a| a.range);
+    let arg_range = |a: &crate::model::items::OptArg| a.as_ref().map(|a| a.range());
     let pieces = [
         (arg_range(&then.source), arg_range(&now.source)),
         (arg_range(&then.version), arg_range(&now.version)),

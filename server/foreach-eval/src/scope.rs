@@ -514,7 +514,7 @@ impl Scope for ModuleScope {
             return Some(Resolved { value: v, wholly_known: true });
         }
         let decl = &self.inputs.variables[idx];
-        let hop = Hop { name: self.label(format!("var.{name}")), declaration: decl.decl, referenced_at };
+        let hop = Hop { name: self.label(format!("var.{name}")).into(), declaration: decl.decl, referenced_at };
         Some(Resolved { value: v.map_unknowns(&|r| r.with_hop(hop.clone())), wholly_known: false })
     }
 
@@ -526,7 +526,7 @@ impl Scope for ModuleScope {
             return Some(Resolved { value: v, wholly_known: true });
         }
         let decl = &self.inputs.locals[idx];
-        let hop = Hop { name: self.label(format!("local.{name}")), declaration: decl.range, referenced_at };
+        let hop = Hop { name: self.label(format!("local.{name}")).into(), declaration: decl.range, referenced_at };
         Some(Resolved { value: v.map_unknowns(&|r| r.with_hop(hop.clone())), wholly_known: false })
     }
 

@@ -72,8 +72,9 @@ pub struct UnknownReason {
 /// One named value an unknown passed through on its way to the expression being evaluated.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hop {
-    /// `local.regions`, `var.accounts`, `module.common:var.x`.
-    pub name: String,
+    /// `local.regions`, `var.accounts`, `module.common:var.x`. Inline when short, as most are: every unknown value
+    /// of every module instance carries its hops.
+    pub name: SmolStr,
     /// The declaration of that value (a local's whole `name = expr` attribute, a variable's block label).
     pub declaration: FileRange,
     /// Where the dependent expression referenced it.
@@ -332,7 +333,7 @@ impl UnknownReason {
 
     /// Outermost first, ending with the root cause: `["local.a", "local.b", "data.x.y"]`.
     pub fn chain(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.hops.iter().rev().map(|h| h.name.clone()).collect();
+        let mut out: Vec<String> = self.hops.iter().rev().map(|h| h.name.to_string()).collect();
         let root = self.root_name();
         if out.last() != Some(&root) {
             out.push(root);

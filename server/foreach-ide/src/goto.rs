@@ -50,7 +50,7 @@ pub(crate) fn goto_definition(db: &dyn Db, ws: Workspace, pos: FilePosition) -> 
             .locals
             .iter()
             .filter(|l| l.name == name)
-            .map(|l| NavigationTarget { file: l.arg.file, full_range: l.arg.range, focus_range: l.arg.name.range })
+            .map(|l| NavigationTarget { file: l.arg.file, full_range: l.arg.range(), focus_range: l.arg.name.range })
             .collect(),
         // A provider configuration: `aws`, `aws.by_region` (in `provider = …` or a `providers` map).
         root => {
@@ -86,7 +86,7 @@ fn symbol_targets(db: &dyn Db, ws: Workspace, pos: FilePosition) -> Option<Vec<N
             .locals
             .iter()
             .filter(|l| l.name == n)
-            .map(|l| NavigationTarget { file: l.arg.file, full_range: l.arg.range, focus_range: l.arg.name.range })
+            .map(|l| NavigationTarget { file: l.arg.file, full_range: l.arg.range(), focus_range: l.arg.name.range })
             .collect(),
         Symbol::Output(_, n) => m.outputs.iter().filter(|o| &o.name == n).map(|o| target(&o.site)).collect(),
         Symbol::ModuleCall(_, n) => m.module_calls.iter().filter(|c| &c.name == n).map(|c| target(&c.site)).collect(),
@@ -153,7 +153,7 @@ fn instance_key_targets(
         origins.iter().map(|o| NavigationTarget { file: o.file, full_range: o.range, focus_range: o.range }).collect();
     if keys.is_empty() || origins.len() < keys.len() {
         if let Some(fe) = m.providers[block].for_each.as_ref() {
-            targets.push(NavigationTarget { file: fe.file, full_range: fe.range, focus_range: fe.expr_range() });
+            targets.push(NavigationTarget { file: fe.file, full_range: fe.range(), focus_range: fe.expr_range() });
         }
     }
     Some(targets)

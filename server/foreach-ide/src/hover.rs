@@ -131,9 +131,9 @@ fn provider_hover(db: &dyn Db, ws: Workspace, file: SourceFile, pos: FilePositio
     let on_for_each = m
         .providers
         .iter()
-        .position(|p| p.for_each.as_ref().is_some_and(|a| a.file == pos.file && super::touches(a.range, pos.offset)));
+        .position(|p| p.for_each.as_ref().is_some_and(|a| a.file == pos.file && super::touches(a.range(), pos.offset)));
     let (block, range) = match on_for_each {
-        Some(i) => (i, m.providers[i].for_each.as_ref()?.range),
+        Some(i) => (i, m.providers[i].for_each.as_ref()?.range()),
         None => {
             let (name, alias) = config_at(&m, pos)?;
             let ConfigTarget::Block(i) = resolve_config(&m, &name, alias.as_deref()) else { return None };

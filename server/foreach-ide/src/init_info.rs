@@ -34,7 +34,7 @@ enum CallField {
 /// The module call whose `source` or `version` attribute contains the cursor.
 fn call_field_at<'m>(calls: &'m [Arc<ModuleCall>], pos: FilePosition) -> Option<(&'m ModuleCall, CallField, &'m Arg)> {
     calls.iter().map(|c| &**c).find_map(|c: &'m ModuleCall| {
-        let on = |a: &'m OptArg| a.as_deref().filter(|a| a.file == pos.file && touches(a.range, pos.offset));
+        let on = |a: &'m OptArg| a.as_deref().filter(|a| a.file == pos.file && touches(a.range(), pos.offset));
         on(&c.source).map(|a| (c, CallField::Source, a)).or_else(|| on(&c.version).map(|a| (c, CallField::Version, a)))
     })
 }

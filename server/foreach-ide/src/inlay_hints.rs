@@ -42,7 +42,7 @@ pub(crate) fn inlay_hints(db: &dyn Db, ws: Workspace, file: FileId) -> Vec<Inlay
         }
         let union = union_keys(&instances, block);
         let keys: Vec<&str> = union.iter().map(|k| k.key.as_str()).collect();
-        out.push(InlayHint { offset: fe.range.end(), label: format!(" keys: {}", key_list(&keys, 6)) });
+        out.push(InlayHint { offset: fe.range().end(), label: format!(" keys: {}", key_list(&keys, 6)) });
     }
     let (refs, _) = module_references(&m);
     for (i, site) in refs.iter().enumerate() {

@@ -51,7 +51,7 @@ pub(crate) fn references(db: &dyn Db, ws: Workspace, pos: FilePosition, include_
 pub(crate) fn config_at(m: &Module, pos: FilePosition) -> Option<(String, Option<String>)> {
     let on = |file, range| file == pos.file && touches(range, pos.offset);
     for p in &m.providers {
-        let on_alias = p.alias.as_ref().is_some_and(|a| on(a.file, a.range));
+        let on_alias = p.alias.as_ref().is_some_and(|a| on(a.file, a.range()));
         if on(p.site.file, p.site.name_range) || on_alias {
             return Some((p.name.clone(), p.alias_name()));
         }

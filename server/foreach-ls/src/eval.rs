@@ -105,7 +105,7 @@ pub fn run(args: &EvalArgs, ordered_vars: &[OrderedVar]) -> ExitStatus {
 /// `the expression -> local.a -> local.b`: the hops of an error's chain, without its root.
 fn via(reason: &UnknownReason) -> String {
     let mut parts = vec!["the expression".to_string()];
-    parts.extend(reason.hops.iter().rev().map(|h| h.name.clone()));
+    parts.extend(reason.hops.iter().rev().map(|h| h.name.to_string()));
     parts.join(" -> ")
 }
 

@@ -20,9 +20,11 @@ const LZ4: u8 = 1;
 const COMPRESS_FROM: usize = 128;
 
 /// An expression packed into bytes. Equal packed expressions are equal trees: the encoding is deterministic.
+///
+/// Only the bytes: whoever keeps one keeps the expression's range beside it if it needs it without unpacking (an
+/// argument does), and hands it back to [`PackedExpr::unpack`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PackedExpr {
-    range: TextRange,
     bytes: Box<[u8]>,
 }
 
@@ -42,11 +44,12 @@ impl PackedExpr {
         } else {
             bytes
         };
-        Some(PackedExpr { range: expr.range, bytes: bytes.into_boxed_slice() })
+        Some(PackedExpr { bytes: bytes.into_boxed_slice() })
     }
 
-    /// The expression, as it was packed.
-    pub fn unpack(&self) -> Expr {
+    /// The expression, as it was packed; `range` is the packed expression's own (where an invalid expression stands
+    /// if the bytes do not unpack, which only a bug could cause).
+    pub fn unpack(&self, range: TextRange) -> Expr {
         let decompressed;
         let bytes = match self.bytes.split_first() {
             Some((&LZ4, rest)) => {
@@ -63,13 +66,8 @@ impl PackedExpr {
             // recurses once per level like every walk of the tree, within the parser's nesting bound.
             Err(_) => {
                 debug_assert!(false, "a packed expression did not unpack");
-                Expr { kind: ExprKind::Invalid, range: self.range }
+                Expr { kind: ExprKind::Invalid, range }
             }
         }
-    }
-
-    /// The range of the packed expression's source text, without unpacking it.
-    pub fn range(&self) -> TextRange {
-        self.range
     }
 }

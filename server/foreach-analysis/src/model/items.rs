@@ -12,7 +12,7 @@ use smol_str::SmolStr;
 use thin_vec::ThinVec;
 
 use crate::base::{FileId, FileRange};
-use crate::model::refs::Reference;
+use crate::model::refs::PackedReferences;
 
 /// An optional argument. Boxed: most are absent, and an inline `Arg` would make every item several hundred bytes.
 pub type OptArg = Option<Box<Arg>>;
@@ -23,9 +23,11 @@ pub type OptArg = Option<Box<Arg>>;
 pub struct Arg {
     pub file: FileId,
     pub name: Ident,
+    /// The expression's range, kept beside it so that a packed expression need not be unpacked for it. The whole
+    /// attribute runs from the name to the expression's end (as the parsers make an attribute's range), so that is
+    /// not kept too: summaries hold tens of thousands of arguments.
+    expr_range: TextRange,
     expr: ArgExpr,
-    /// The whole `name = expr` attribute.
-    pub range: TextRange,
 }
 
 /// How an argument keeps its expression: a tree, or packed (see [`Items::pack_expressions`]).
@@ -33,13 +35,14 @@ pub struct Arg {
 enum ArgExpr {
     /// Shared: every instance of the module evaluates the same expression, and its scope holds it without a copy.
     Tree(Arc<Expr>),
-    /// Boxed: inline, it would make every argument larger by half a packed expression, trees included.
-    Packed(Box<PackedExpr>),
+    /// Inline rather than boxed: nearly every argument of a file nobody edits is packed, and a box of its own was
+    /// 24 bytes more for each.
+    Packed(PackedExpr),
 }
 
 impl Arg {
-    pub fn new(file: FileId, name: Ident, expr: Arc<Expr>, range: TextRange) -> Arg {
-        Arg { file, name, expr: ArgExpr::Tree(expr), range }
+    pub fn new(file: FileId, name: Ident, expr: Arc<Expr>) -> Arg {
+        Arg { file, name, expr_range: expr.range, expr: ArgExpr::Tree(expr) }
     }
 
     /// Keeps the expression packed from now on.
@@ -47,7 +50,7 @@ impl Arg {
         if let ArgExpr::Tree(expr) = &self.expr
             && let Some(packed) = PackedExpr::pack(expr)
         {
-            self.expr = ArgExpr::Packed(Box::new(packed));
+            self.expr = ArgExpr::Packed(packed);
         }
     }
 
@@ -56,7 +59,7 @@ impl Arg {
     pub fn expr(&self) -> Arc<Expr> {
         match &self.expr {
             ArgExpr::Tree(expr) => expr.clone(),
-            ArgExpr::Packed(packed) => Arc::new(packed.unpack()),
+            ArgExpr::Packed(packed) => Arc::new(packed.unpack(self.expr_range)),
         }
     }
 
@@ -67,14 +70,17 @@ impl Arg {
 
     /// The range of the expression, without unpacking it.
     pub fn expr_range(&self) -> TextRange {
-        match &self.expr {
-            ArgExpr::Tree(expr) => expr.range,
-            ArgExpr::Packed(packed) => packed.range(),
-        }
+        self.expr_range
+    }
+
+    /// The whole `name = expr` attribute.
+    pub fn range(&self) -> TextRange {
+        let start = self.name.range.start();
+        TextRange::new(start, self.expr_range.end().max(start))
     }
 
     pub fn location(&self) -> FileRange {
-        FileRange::new(self.file, self.range)
+        FileRange::new(self.file, self.range())
     }
 
     pub fn expr_location(&self) -> FileRange {
@@ -129,28 +135,52 @@ impl Items {
         others.shrink_to_fit();
     }
 
-    /// Packs the expressions of locals, module arguments and variable types and defaults, whatever their size.
+    /// Packs every argument expression the items keep, whatever its size.
     ///
     /// Summaries keep them for the whole session, and as trees they were most of `check`'s memory (about 25 MB on
     /// the dev corpus, more than its 20 MB of text), while they are read about once per module instance. Packed
     /// they take about a fifth of that, and unpack in a fraction of the time parsing them took. Packing the small
     /// ones too (a reference, a literal: each read allocates its tree anew) took `check`'s peak on the dev corpus
-    /// down 1.5 MB more, at no time that five runs could tell apart. The arguments
-    /// that other checks read again and again (resources' `for_each`, `provider`) stay trees. So does every
-    /// expression of a file being edited: it is summarised again on each keystroke, and packing it would be wasted
-    /// work.
+    /// down 1.5 MB more, at no time that five runs could tell apart; so did packing the meta-arguments the checks
+    /// read most (resources' `for_each` and `provider`, module sources), 1.7 MB more. Every expression of a file
+    /// being edited stays a tree: it is summarised again on each keystroke, and packing it would be wasted work.
     pub fn pack_expressions(&mut self) {
+        fn pack_all<'a>(args: impl IntoIterator<Item = &'a mut OptArg>) {
+            args.into_iter().flatten().for_each(|a| a.pack());
+        }
         for local in &mut self.locals {
             Arc::make_mut(local).arg.pack();
         }
         for call in &mut self.module_calls {
-            let call = Arc::make_mut(call);
-            call.inputs.iter_mut().for_each(Arg::pack);
-            call.providers.iter_mut().for_each(|a| a.pack());
+            let c = Arc::make_mut(call);
+            c.inputs.iter_mut().for_each(Arg::pack);
+            pack_all([
+                &mut c.source,
+                &mut c.version,
+                &mut c.for_each,
+                &mut c.count,
+                &mut c.enabled,
+                &mut c.depends_on,
+                &mut c.providers,
+            ]);
         }
         for variable in &mut self.variables {
-            let variable = Arc::make_mut(variable);
-            variable.ty.iter_mut().chain(&mut variable.default).for_each(|a| a.pack());
+            let v = Arc::make_mut(variable);
+            pack_all([&mut v.ty, &mut v.default, &mut v.nullable, &mut v.sensitive, &mut v.constant, &mut v.ephemeral]);
+        }
+        for resource in &mut self.resources {
+            if let Some(m) = Arc::make_mut(resource).meta.as_mut() {
+                pack_all([&mut m.for_each, &mut m.count, &mut m.enabled, &mut m.provider, &mut m.depends_on]);
+            }
+        }
+        for provider in &mut self.providers {
+            let p = Arc::make_mut(provider);
+            pack_all([&mut p.alias, &mut p.for_each, &mut p.version]);
+            p.config.iter_mut().for_each(Arg::pack);
+        }
+        for other in &mut self.others {
+            let o = Arc::make_mut(other);
+            pack_all([&mut o.provider, &mut o.target]);
         }
     }
 }
@@ -174,7 +204,7 @@ impl BlockSite {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyRefs {
     pub file: FileId,
-    pub refs: ThinVec<Reference>,
+    pub refs: PackedReferences,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use foreach_syntax::ast::{Attribute, Block, Body, ExprKind, Structure, Traversal
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::*;
-use crate::model::refs::{references, traversal_root};
+use crate::model::refs::{PackedReferences, references, traversal_root};
 use crate::versions::features::terraform_only_block;
 use crate::versions::usage::{FileVersions, scan};
 
@@ -61,7 +61,9 @@ pub fn lower_file(file: FileId, body: &Body) -> FileSummary {
 }
 
 fn arg(file: FileId, attr: &Attribute) -> Arg {
-    Arg::new(file, attr.key.clone(), attr.value.clone(), attr.range)
+    let arg = Arg::new(file, attr.key.clone(), attr.value.clone());
+    debug_assert_eq!(arg.range(), attr.range, "an attribute runs from its name to its expression's end");
+    arg
 }
 
 fn opt_arg(file: FileId, attr: Option<&Attribute>) -> OptArg {
@@ -146,7 +148,7 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
                 site: site(file, block, 0),
                 provider: None,
                 target: None,
-                body_refs: BodyRefs { file, refs: ThinVec::new() },
+                body_refs: BodyRefs { file, refs: PackedReferences::default() },
             }));
         }
         _ => out.diagnostics.push(unknown_block(file, block)),
@@ -205,10 +207,11 @@ fn lower_address_block(file: FileId, block: &Block) -> OtherBlock {
     };
     let mut skip = vec!["provider"];
     skip.extend_from_slice(addresses);
-    let mut refs = body_refs(file, &block.body, &skip);
+    let mut refs = Vec::new();
+    collect_body_refs(&block.body, &skip, true, &mut Vec::new(), &mut refs);
     for name in addresses {
         if let Some(a) = block.body.attribute(name) {
-            refs.refs.extend(address_key_refs(&a.value));
+            refs.extend(address_key_refs(&a.value));
         }
     }
     OtherBlock {
@@ -216,7 +219,7 @@ fn lower_address_block(file: FileId, block: &Block) -> OtherBlock {
         site: site(file, block, 0),
         provider: opt_arg(file, block.body.attribute("provider")),
         target: if block.ident.name == "import" { opt_arg(file, block.body.attribute("to")) } else { None },
-        body_refs: refs,
+        body_refs: BodyRefs { file, refs: PackedReferences::new(&refs) },
     }
 }
 
@@ -258,6 +261,7 @@ const PROVIDER_RESERVED_ATTRS: &[&str] = &["count", "depends_on", "source"];
 const PROVIDER_RESERVED_BLOCKS: &[&str] = &["lifecycle", "locals"];
 
 fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
+    let mut refs = Vec::new();
     let mut p = ProviderBlock {
         name: block.labels[0].value.to_string(),
         site: site(file, block, 0),
@@ -267,7 +271,7 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
         config: Vec::new(),
         config_blocks: Vec::new(),
         reserved: Vec::new(),
-        body_refs: BodyRefs { file, refs: ThinVec::new() },
+        body_refs: BodyRefs { file, refs: PackedReferences::default() },
     };
     for s in &block.body.structures {
         match s {
@@ -279,7 +283,7 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
                     p.reserved.push((name.to_string(), FileRange::new(file, a.key.range)))
                 }
                 _ => {
-                    p.body_refs.refs.extend(references(&a.value, &[]));
+                    refs.extend(references(&a.value, &[]));
                     p.config.push(arg(file, a));
                 }
             },
@@ -288,14 +292,13 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
             }
             Structure::Block(b) => {
                 // Through the structure, so that a `dynamic` block binds its iterator.
-                let mut refs = Vec::new();
                 collect_structure_refs(s, &[], false, &mut Vec::new(), &mut refs);
-                p.body_refs.refs.extend(refs);
                 p.config_blocks.push((b.ident.name.to_string(), FileRange::new(file, b.ident.range)));
             }
         }
     }
     p.config.shrink_to_fit();
+    p.body_refs.refs = PackedReferences::new(&refs);
     p
 }
 
@@ -431,8 +434,7 @@ fn provider_alias_traversal(e: &foreach_syntax::ast::Expr) -> Option<(String, St
 fn body_refs(file: FileId, body: &Body, skip: &[&str]) -> BodyRefs {
     let mut refs = Vec::new();
     collect_body_refs(body, skip, true, &mut Vec::new(), &mut refs);
-    // Summaries live as long as the workspace: the copy has no growth slack (often half the vector).
-    BodyRefs { file, refs: ThinVec::from(refs) }
+    BodyRefs { file, refs: PackedReferences::new(&refs) }
 }
 
 fn collect_body_refs(
@@ -513,8 +515,8 @@ mod tests {
         lower_file(FileId(0), &foreach_syntax::parse(text, FileKind::Tf).body)
     }
 
-    fn shown(refs: &BodyRefs) -> Vec<&str> {
-        refs.refs.iter().map(|r| r.display()).collect()
+    fn shown(refs: &BodyRefs) -> Vec<String> {
+        refs.refs.iter().map(|r| r.display().to_string()).collect()
     }
 
     #[test]
@@ -570,11 +572,14 @@ removed {
   from = module.gone
 }"#,
         );
-        let kinds: Vec<(&str, Vec<&str>)> = s.others.iter().map(|o| (o.kind.as_str(), shown(&o.body_refs))).collect();
-        assert_eq!(
-            kinds,
-            [("import", vec!["var.ids", "each.value", "each.key"]), ("moved", vec!["local.k"]), ("removed", vec![])]
-        );
+        let kinds: Vec<(&str, Vec<String>)> = s.others.iter().map(|o| (o.kind.as_str(), shown(&o.body_refs))).collect();
+        let expected: [(&str, &[&str]); 3] =
+            [("import", &["var.ids", "each.value", "each.key"]), ("moved", &["local.k"]), ("removed", &[])];
+        assert_eq!(kinds.len(), expected.len());
+        for ((kind, refs), (want_kind, want_refs)) in kinds.iter().zip(expected) {
+            assert_eq!(*kind, want_kind);
+            assert_eq!(refs, want_refs);
+        }
         assert!(s.others[0].target.is_some() && s.others[1].target.is_none());
     }
 }

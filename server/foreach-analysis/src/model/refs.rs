@@ -4,10 +4,10 @@
 //! correctness: names bound by `for` expressions, template `%{for}` directives and `dynamic` block iterators are
 //! local symbols, not references, inside their scope.
 
-use foreach_syntax::TextRange;
 use foreach_syntax::ast::{
     Expr, ExprKind, Ident, ObjectKey, Template, TemplateFor, TemplateIf, TemplatePart, TraversalOp, TraversalStep,
 };
+use foreach_syntax::{TextRange, TextSize};
 use smol_str::SmolStr;
 
 /// One reference: a root name and the attribute steps that follow it directly (at most two are kept, enough to
@@ -70,6 +70,104 @@ impl Reference {
     /// `var.x` style rendering of the kept part (`module.m[].out` for an output of selected instances).
     pub fn display(&self) -> &str {
         &self.path
+    }
+}
+
+/// The references of an item body, packed: summaries keep every resource's, output's and validation's references
+/// for the whole session, and as a list of [`Reference`]s (40 bytes each, plus a heap string for each path over 23
+/// bytes) they were the largest part of a summary after its items (4.7 MB of `check`'s peak on the dev corpus). A
+/// body's references are read a few times per module (undefined references, `each` outside `for_each`), so each
+/// read decodes them afresh, which costs less than a tenth of what finding them in the tree did.
+///
+/// Each reference is its path and its ranges as variable-length integers (postcard's), its start relative to the
+/// previous reference's: about 15 bytes for a typical one.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PackedReferences(thin_vec::ThinVec<u8>);
+
+/// One reference as packed.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PackedReference<'a> {
+    path: &'a str,
+    /// From the previous reference's start (or from 0): references come mostly in the order of the text.
+    start: i64,
+    len: u32,
+    /// Where the root name starts, from the reference's start.
+    root_start: i64,
+    root_len: u32,
+}
+
+/// The first byte of non-empty packed references: how the rest is stored.
+const PLAIN: u8 = 0;
+const LZ4: u8 = 1;
+
+/// The encoded length from which the encoding is compressed: a long body names the same paths again and again
+/// (`var.tags`, `aws_iam_role.this.arn`), which LZ4 takes to about half; a short one it would only grow.
+const COMPRESS_FROM: usize = 128;
+
+impl PackedReferences {
+    pub fn new(refs: &[Reference]) -> PackedReferences {
+        if refs.is_empty() {
+            return PackedReferences::default();
+        }
+        let mut bytes = vec![PLAIN];
+        let mut previous = 0i64;
+        for r in refs {
+            let start = i64::from(u32::from(r.range.start()));
+            let packed = PackedReference {
+                path: &r.path,
+                start: start - previous,
+                len: u32::from(r.range.len()),
+                root_start: i64::from(u32::from(r.root_range.start())) - start,
+                root_len: u32::from(r.root_range.len()),
+            };
+            previous = start;
+            // Writing to a vector cannot fail: postcard's only errors are those of a full fixed-size buffer.
+            bytes = postcard::to_extend(&packed, bytes).expect("postcard writes to a Vec without error");
+        }
+        if bytes.len() >= COMPRESS_FROM {
+            let mut compressed = vec![LZ4];
+            compressed.extend(lz4_flex::compress_prepend_size(&bytes[1..]));
+            bytes = compressed;
+        }
+        PackedReferences(thin_vec::ThinVec::from(bytes))
+    }
+
+    /// The references, in the order they were packed.
+    pub fn iter(&self) -> impl Iterator<Item = Reference> + '_ {
+        let bytes: std::borrow::Cow<'_, [u8]> = match self.0.split_first() {
+            // Only bytes `new` wrote are read: a failure here is a bug in this encoding, and reads as no references.
+            Some((&LZ4, rest)) => lz4_flex::decompress_size_prepended(rest).unwrap_or_default().into(),
+            Some((_, rest)) => rest.into(),
+            None => (&[][..]).into(),
+        };
+        let mut at = 0;
+        let mut previous = 0i64;
+        std::iter::from_fn(move || {
+            // As above: on a decoding failure the list ends.
+            let (packed, tail) = postcard::take_from_bytes::<PackedReference>(bytes.get(at..)?).ok()?;
+            at = bytes.len() - tail.len();
+            let start = previous + packed.start;
+            previous = start;
+            let range_at = |start: i64, len: u32| {
+                let start = TextSize::from(u32::try_from(start).unwrap_or_default());
+                TextRange::at(start, TextSize::from(len))
+            };
+            Some(Reference {
+                path: SmolStr::new(packed.path),
+                range: range_at(start, packed.len),
+                root_range: range_at(start + packed.root_start, packed.root_len),
+            })
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl From<Vec<Reference>> for PackedReferences {
+    fn from(refs: Vec<Reference>) -> PackedReferences {
+        PackedReferences::new(&refs)
     }
 }
 
@@ -307,5 +405,46 @@ mod tests {
         assert_eq!(paths("[for r in aws_vpc.a : r.id]"), ["aws_vpc.a"]);
         assert_eq!(paths("{ for k, v in var.m : k => v.x }"), ["var.m"]);
         assert_eq!(paths("\"%{for s in local.l}${s.name}%{endfor}\""), ["local.l"]);
+    }
+
+    fn at(start: u32, len: u32) -> TextRange {
+        TextRange::at(TextSize::from(start), TextSize::from(len))
+    }
+
+    #[test]
+    fn packed_references_read_back_as_they_were() {
+        let long_root = "aws_iam_role_policy_attachment";
+        let refs = vec![
+            // Far into a large file (offsets of several varint bytes), then back before it (a negative step).
+            Reference::new("var", &["x"], at(2_000_000, 5), at(2_000_000, 3)),
+            Reference::new("local", &["y"], at(10, 7), at(10, 5)),
+            // A long path (a heap string), its root not at the start of its range (bracketed in a splice).
+            Reference::new(long_root, &["this", "arn"], at(400, 45), at(402, 30)),
+            Reference::with_instance_step("module", &["m", "out"], true, at(500, 20), at(500, 6)),
+            Reference::new("each", &["key"], at(0, 8), at(0, 4)),
+        ];
+        let packed = PackedReferences::new(&refs);
+        assert_eq!(packed.iter().collect::<Vec<_>>(), refs);
+        let back: Vec<Reference> = packed.iter().collect();
+        assert!(back[3].selects_instance() && back[3].attr(1) == Some("out"));
+        assert!(PackedReferences::new(&[]).is_empty() && PackedReferences::new(&[]).iter().next().is_none());
+    }
+
+    #[test]
+    fn long_packed_references_are_compressed_and_read_back() {
+        // A generated body: the same few paths again and again, as real bodies repeat `var.tags`.
+        let refs: Vec<Reference> = (0..200u32)
+            .map(|i| {
+                let attr = ["tags", "name", "environment_name_for_everything"][i as usize % 3];
+                Reference::new("var", &[attr], at(i * 30, 8 + attr.len() as u32), at(i * 30, 3))
+            })
+            .collect();
+        let packed = PackedReferences::new(&refs);
+        assert_eq!(packed.0.first(), Some(&LZ4), "a long list is compressed");
+        assert!(packed.0.len() < 200 * 10, "compressed to {} bytes", packed.0.len());
+        assert_eq!(packed.iter().collect::<Vec<_>>(), refs);
+        let short = PackedReferences::new(&refs[..2]);
+        assert_eq!(short.0.first(), Some(&PLAIN));
+        assert_eq!(short.iter().collect::<Vec<_>>(), refs[..2]);
     }
 }

@@ -110,7 +110,7 @@ fn duplicates(module: &Module, out: &mut Vec<Diagnostic>) {
 }
 
 fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
-    let mut report = |file: FileId, refs: &[Reference], block: &str| {
+    let mut report = |file: FileId, refs: Vec<Reference>, block: &str| {
         for r in refs.iter().filter(|r| r.root() == "each") {
             out.push(Diagnostic::new(
                 Code::EachOutsideForEach,
@@ -123,20 +123,20 @@ fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
         }
     };
     for p in module.providers.iter().filter(|p| p.for_each.is_none()) {
-        report(p.body_refs.file, &p.body_refs.refs, &format!("provider `{}`", p.name));
+        report(p.body_refs.file, p.body_refs.refs.iter().collect(), &format!("provider `{}`", p.name));
     }
     for r in module.resources.iter().filter(|r| r.for_each().is_none()) {
-        report(r.body_refs.file, &r.body_refs.refs, &format!("`{}`", r.address()));
+        report(r.body_refs.file, r.body_refs.refs.iter().collect(), &format!("`{}`", r.address()));
         if let Some(p) = r.provider() {
-            report(p.file, &references(&p.expr(), &[]), &format!("`{}`", r.address()));
+            report(p.file, references(&p.expr(), &[]), &format!("`{}`", r.address()));
         }
     }
     for o in &module.outputs {
-        report(o.body_refs.file, &o.body_refs.refs, &format!("output `{}`", o.name));
+        report(o.body_refs.file, o.body_refs.refs.iter().collect(), &format!("output `{}`", o.name));
     }
     for c in module.module_calls.iter().filter(|c| c.for_each.is_none()) {
         for arg in c.inputs.iter().chain(c.providers.as_deref()) {
-            report(arg.file, &references(&arg.expr(), &[]), &format!("module call `{}`", c.name));
+            report(arg.file, references(&arg.expr(), &[]), &format!("module call `{}`", c.name));
         }
     }
 }
