@@ -106,6 +106,7 @@ pub struct BlockLabel {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ident {
     pub name: SmolStr,
+    #[serde(with = "crate::packed_range")]
     pub range: TextRange,
 }
 
@@ -113,6 +114,7 @@ pub struct Ident {
 #[derive(Debug, Clone, Eq, Serialize, Deserialize)]
 pub struct Expr {
     pub kind: ExprKind,
+    #[serde(with = "crate::packed_range")]
     pub range: TextRange,
 }
 
@@ -203,6 +205,7 @@ impl ObjectKey {
 pub struct TraversalStep {
     pub op: TraversalOp,
     /// Includes the leading `.` or the brackets.
+    #[serde(with = "crate::packed_range")]
     pub range: TextRange,
 }
 
@@ -344,6 +347,7 @@ pub enum TemplateKind {
 pub enum TemplatePart {
     Literal {
         value: SmolStr,
+        #[serde(with = "crate::packed_range")]
         range: TextRange,
     },
     /// `${ expr }` (boxed: inline, the expression made every part 48 bytes instead of 32, literals included)
@@ -360,6 +364,7 @@ pub struct TemplateIf {
     pub cond: Expr,
     pub then_part: Template,
     pub else_part: Option<Template>,
+    #[serde(with = "crate::packed_range")]
     pub range: TextRange,
 }
 
@@ -370,6 +375,7 @@ pub struct TemplateFor {
     pub value_var: Ident,
     pub collection: Expr,
     pub body: Template,
+    #[serde(with = "crate::packed_range")]
     pub range: TextRange,
 }
 

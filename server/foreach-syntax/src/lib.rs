@@ -16,6 +16,7 @@ mod json;
 mod line_index;
 mod nesting;
 mod packed;
+mod packed_range;
 mod quote;
 mod recovery;
 mod reuse;

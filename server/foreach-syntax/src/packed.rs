@@ -32,8 +32,8 @@ impl PackedExpr {
     /// Packs `expr`. `None` if it cannot be encoded, which only a bug in the encoding could cause: the caller then
     /// keeps the tree.
     pub fn pack(expr: &Expr) -> Option<PackedExpr> {
-        // Ranges stay absolute: relative to the expression they would take a byte less here and there, but moving
-        // them means copying the tree first, which made packing a workspace's expressions twice as slow.
+        // Ranges are written relative to each other (`packed_range.rs`).
+        crate::packed_range::reset();
         let bytes = postcard::to_extend(expr, vec![PLAIN]).ok()?;
         // The encoding repeats itself (names written as a key and in a reference, one object shape after another),
         // so LZ4 takes a large expression to about half; a small one it would only grow.
@@ -59,6 +59,7 @@ impl PackedExpr {
             Some((_, rest)) => rest,
             None => &[],
         };
+        crate::packed_range::reset();
         match postcard::from_bytes::<Expr>(bytes) {
             Ok(expr) => expr,
             // The bytes come from `pack`, so this is unreachable short of a bug; an invalid expression at the right
