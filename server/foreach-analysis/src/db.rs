@@ -73,9 +73,10 @@ impl Db for RootDatabase {
 pub struct SourceFile {
     #[returns(copy)]
     pub id: FileId,
-    /// Absolute, `/`-separated path.
+    /// Absolute, `/`-separated path. Shared with the host's map of files and with a text kept on disk: a large
+    /// workspace has tens of thousands of files, and three copies of each path were a megabyte of `check`'s peak.
     #[returns(ref)]
-    pub path: String,
+    pub path: Arc<str>,
     #[returns(copy)]
     pub kind: FileKind,
     /// Kept compressed for files read from disk; [`SourceFile::text`] reads it.

@@ -140,8 +140,9 @@ impl AnalysisHost {
                     let id = FileId(self.next_file_id);
                     self.next_file_id += 1;
                     let key = text.disk_path().cloned().unwrap_or_else(|| Arc::from(path.as_str()));
-                    let file =
-                        SourceFile::builder(id, path.clone(), kind, text, error).durability(LOADED).new(&self.db);
+                    // One string for the path wherever it is the same (a backslash in a file's name is a `/` here).
+                    let shared: Arc<str> = if *key == *path { key.clone() } else { Arc::from(path.as_str()) };
+                    let file = SourceFile::builder(id, shared, kind, text, error).durability(LOADED).new(&self.db);
                     self.files.insert(key, file);
                     touched_dirs.push(parent(&path).to_string());
                 }
@@ -387,7 +388,7 @@ impl AnalysisHost {
     }
 
     pub fn file_path(&self, id: FileId) -> Option<String> {
-        self.files.values().find(|f| f.id(&self.db) == id).map(|f| f.path(&self.db).clone())
+        self.files.values().find(|f| f.id(&self.db) == id).map(|f| f.path(&self.db).to_string())
     }
 
     pub fn file_text(&self, id: FileId) -> Option<Arc<str>> {
@@ -406,7 +407,7 @@ impl AnalysisHost {
         self.files
             .values()
             .filter(|f| wanted(f.id(&self.db)))
-            .map(|f| (f.id(&self.db), (f.path(&self.db).clone(), f.source(&self.db).clone())))
+            .map(|f| (f.id(&self.db), (f.path(&self.db).to_string(), f.source(&self.db).clone())))
             .collect()
     }
 

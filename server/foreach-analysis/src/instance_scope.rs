@@ -162,8 +162,8 @@ pub(crate) fn instance_scope<'a>(
                 decl: v.site.name_location(),
                 type_expr: v.ty.as_ref().map(|a| (a.file, a.expr())),
                 default: v.default.as_ref().map(|a| (a.file, a.expr())),
-                nullable: v.nullable.as_ref().and_then(|a| literal_bool(&a.expr())).unwrap_or(true),
-                sensitive: v.sensitive.as_ref().and_then(|a| literal_bool(&a.expr())).unwrap_or(false),
+                nullable: v.nullable().and_then(|a| literal_bool(&a.expr())).unwrap_or(true),
+                sensitive: v.sensitive().and_then(|a| literal_bool(&a.expr())).unwrap_or(false),
                 non_static: non_static(v),
                 supplied,
                 provisional,
@@ -210,10 +210,10 @@ pub(crate) fn root_dir_of(node: &TreeNode, node_of: impl Fn(NodeId) -> Option<Ar
 
 /// Whether OpenTofu refuses the variable in static context: `ephemeral = true` (1.11), `const = false` (1.12).
 fn non_static(v: &crate::model::items::Variable) -> Option<crate::eval::NonStatic> {
-    let flag = |a: &crate::model::items::OptArg| a.as_ref().and_then(|a| literal_bool(&a.expr()));
-    if flag(&v.ephemeral) == Some(true) {
+    let flag = |a: Option<&crate::model::items::Arg>| a.and_then(|a| literal_bool(&a.expr()));
+    if flag(v.ephemeral()) == Some(true) {
         Some(crate::eval::NonStatic::Ephemeral)
-    } else if flag(&v.constant) == Some(false) {
+    } else if flag(v.constant()) == Some(false) {
         Some(crate::eval::NonStatic::NotConst)
     } else {
         None

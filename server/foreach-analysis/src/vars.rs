@@ -223,8 +223,8 @@ fn command_line_var_files(db: &dyn Db, ws: Workspace) -> HashMap<String, SourceF
     }
     let mut out = HashMap::new();
     for file in ws.dirs(db).iter().flat_map(|d| d.files(db).iter()) {
-        if paths.contains(file.path(db)) {
-            out.insert(file.path(db).clone(), *file);
+        if paths.contains(&**file.path(db)) {
+            out.insert(file.path(db).to_string(), *file);
         }
     }
     out

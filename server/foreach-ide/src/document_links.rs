@@ -51,7 +51,7 @@ pub(crate) fn document_links(db: &dyn Db, ws: Workspace, file: foreach_analysis:
             let target_dir = join_normalized(&dir, &source);
             let Some(d) = dirs.get(&target_dir) else { continue };
             let mut names: Vec<&str> =
-                d.files(db).iter().map(|f| f.path(db).as_str()).filter(|p| p.ends_with(".tf")).collect();
+                d.files(db).iter().map(|f| &**f.path(db)).filter(|p| p.ends_with(".tf")).collect();
             names.sort();
             let main = names.iter().find(|p| p.ends_with("/main.tf")).or(names.first());
             let Some(main) = main else { continue };

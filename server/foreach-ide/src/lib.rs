@@ -115,7 +115,7 @@ impl Analysis {
 
     /// Every loaded file: id and absolute path.
     pub fn files(&self) -> Cancellable<Vec<(FileId, String)>> {
-        self.with(|db, ws| file_index(db, ws).iter().map(|(id, f)| (*id, f.path(db).clone())).collect())
+        self.with(|db, ws| file_index(db, ws).iter().map(|(id, f)| (*id, f.path(db).to_string())).collect())
     }
 
     /// The id of the loaded file at this absolute path.
@@ -124,7 +124,7 @@ impl Analysis {
     }
 
     pub fn file_path(&self, file: FileId) -> Cancellable<Option<String>> {
-        self.with(|db, ws| source_file(db, ws, file).map(|f| f.path(db).clone()))
+        self.with(|db, ws| source_file(db, ws, file).map(|f| f.path(db).to_string()))
     }
 
     pub fn file_text(&self, file: FileId) -> Cancellable<Option<Arc<str>>> {
@@ -269,7 +269,7 @@ fn line_index(db: &dyn Db, file: SourceFile) -> Arc<LineIndex> {
 /// File ids by path (rebuilt only when the set of files changes).
 #[salsa::tracked(returns(clone))]
 fn path_index(db: &dyn Db, ws: Workspace) -> Arc<std::collections::HashMap<String, FileId>> {
-    Arc::new(file_index(db, ws).values().map(|f| (f.path(db).clone(), f.id(db))).collect())
+    Arc::new(file_index(db, ws).values().map(|f| (f.path(db).to_string(), f.id(db))).collect())
 }
 
 pub(crate) fn source_file(db: &dyn Db, ws: Workspace, file: FileId) -> Option<SourceFile> {

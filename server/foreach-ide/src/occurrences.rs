@@ -185,7 +185,8 @@ pub(crate) fn occurrences(db: &dyn Db, ws: Workspace, symbol: &Symbol) -> Occurr
             // A root's var files wherever they are (`envs/prod.tfvars`, `--var-file`); any other module's beside it.
             let var_files = match root_var_files(db, ws, dir, name) {
                 Some(v) => {
-                    out.shared_var_files.extend(v.shared.iter().map(|(f, other)| (f.path(db).clone(), other.clone())));
+                    out.shared_var_files
+                        .extend(v.shared.iter().map(|(f, other)| (f.path(db).to_string(), other.clone())));
                     v.files
                 }
                 None => dir.files(db).iter().filter(|f| f.kind(db).is_tfvars()).copied().collect(),
@@ -280,7 +281,7 @@ fn refs_in_dir(
                     Some(range) => {
                         out.sites.push(Occurrence { location: FileRange::new(f.id(db), range), declaration: false })
                     }
-                    None => out.unplain.push(f.path(db).clone()),
+                    None => out.unplain.push(f.path(db).to_string()),
                 }
             }
         });

@@ -93,7 +93,7 @@ pub(crate) fn var_file_owner(db: &dyn Db, ws: Workspace, dir: ModuleDir) -> Modu
 /// The loaded `.tfvars` file at `path`, if any.
 pub(crate) fn loaded_file(db: &dyn Db, ws: Workspace, path: &str) -> Option<SourceFile> {
     let dir = dir_index(db, ws).get(parent(path)).copied()?;
-    dir.files(db).iter().find(|f| f.path(db) == path && f.kind(db).is_tfvars()).copied()
+    dir.files(db).iter().find(|f| &**f.path(db) == path && f.kind(db).is_tfvars()).copied()
 }
 
 /// The keys of `file` (a `.tfvars` file) that set variable `name`; `Err` with the file's path when it sets it in
@@ -107,7 +107,7 @@ pub(crate) fn assignments(db: &dyn Db, file: SourceFile, name: &str) -> Result<V
         .map(|a| FileRange::new(file.id(db), a.key.range))
         .collect();
     if !keys.is_empty() && file.kind(db).is_json() {
-        return Err(file.path(db).clone());
+        return Err(file.path(db).to_string());
     }
     Ok(keys)
 }

@@ -306,7 +306,7 @@ pub fn plan_providers(db: &dyn Db, ws: Workspace, dir: &str, opts: &Options) -> 
             Some(c) => c.edits.push(edit),
             None => changes.push(FileChange {
                 file: file.id(db),
-                path: file.path(db).clone(),
+                path: file.path(db).to_string(),
                 original: original.clone(),
                 edits: vec![edit],
             }),

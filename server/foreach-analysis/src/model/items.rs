@@ -166,7 +166,10 @@ impl Items {
         }
         for variable in &mut self.variables {
             let v = Arc::make_mut(variable);
-            pack_all([&mut v.ty, &mut v.default, &mut v.nullable, &mut v.sensitive, &mut v.constant, &mut v.ephemeral]);
+            pack_all([&mut v.ty, &mut v.default]);
+            if let Some(r) = v.rest.as_mut() {
+                pack_all([&mut r.nullable, &mut r.sensitive, &mut r.constant, &mut r.ephemeral]);
+            }
         }
         for resource in &mut self.resources {
             if let Some(m) = Arc::make_mut(resource).meta.as_mut() {
@@ -213,6 +216,14 @@ pub struct Variable {
     pub site: BlockSite,
     pub ty: OptArg,
     pub default: OptArg,
+    /// The rest, boxed together: most variables have none of it, and inline it made every variable 40 bytes
+    /// larger (a module's worth of variables is in every summary, often hundreds).
+    pub rest: Option<Box<VariableRest>>,
+}
+
+/// A variable's less common arguments and its validations' references.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct VariableRest {
     pub nullable: OptArg,
     pub sensitive: OptArg,
     /// OpenTofu 1.12 `const = true|false`.
@@ -221,7 +232,31 @@ pub struct Variable {
     pub ephemeral: OptArg,
     /// The references in its `validation` blocks (conditions and error messages), which OpenTofu validates like
     /// any other.
-    pub validation_refs: BodyRefs,
+    pub validation_refs: PackedReferences,
+}
+
+impl Variable {
+    pub fn nullable(&self) -> Option<&Arg> {
+        self.rest.as_ref().and_then(|r| r.nullable.as_deref())
+    }
+
+    pub fn sensitive(&self) -> Option<&Arg> {
+        self.rest.as_ref().and_then(|r| r.sensitive.as_deref())
+    }
+
+    pub fn constant(&self) -> Option<&Arg> {
+        self.rest.as_ref().and_then(|r| r.constant.as_deref())
+    }
+
+    pub fn ephemeral(&self) -> Option<&Arg> {
+        self.rest.as_ref().and_then(|r| r.ephemeral.as_deref())
+    }
+
+    /// The references of its `validation` blocks, in the variable's file.
+    pub fn validation_refs(&self) -> BodyRefs {
+        let refs = self.rest.as_ref().map(|r| r.validation_refs.clone()).unwrap_or_default();
+        BodyRefs { file: self.site.file, refs }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

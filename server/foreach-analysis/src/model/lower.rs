@@ -241,16 +241,19 @@ fn address_key_refs(e: &foreach_syntax::ast::Expr) -> Vec<crate::model::refs::Re
 
 fn lower_variable(file: FileId, block: &Block) -> Variable {
     let get = |name: &str| opt_arg(file, block.body.attribute(name));
+    let rest = VariableRest {
+        nullable: get("nullable"),
+        sensitive: get("sensitive"),
+        constant: get("const"),
+        ephemeral: get("ephemeral"),
+        validation_refs: body_refs(file, &block.body, VARIABLE_ARGUMENTS).refs,
+    };
     Variable {
         name: block.labels[0].value.clone(),
         site: site(file, block, 0),
         ty: get("type"),
         default: get("default"),
-        nullable: get("nullable"),
-        sensitive: get("sensitive"),
-        constant: get("const"),
-        ephemeral: get("ephemeral"),
-        validation_refs: body_refs(file, &block.body, VARIABLE_ARGUMENTS),
+        rest: (rest != VariableRest::default()).then(|| Box::new(rest)),
     }
 }
 

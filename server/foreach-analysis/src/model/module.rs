@@ -151,10 +151,13 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
                 let v = Arc::make_mut(v);
                 replace(&mut v.ty, &o.ty);
                 replace(&mut v.default, &o.default);
-                replace(&mut v.nullable, &o.nullable);
-                replace(&mut v.sensitive, &o.sensitive);
-                replace(&mut v.constant, &o.constant);
-                replace(&mut v.ephemeral, &o.ephemeral);
+                if let Some(o) = &o.rest {
+                    let rest = v.rest.get_or_insert_with(Default::default);
+                    replace(&mut rest.nullable, &o.nullable);
+                    replace(&mut rest.sensitive, &o.sensitive);
+                    replace(&mut rest.constant, &o.constant);
+                    replace(&mut rest.ephemeral, &o.ephemeral);
+                }
             }
             None => missing_base(m, &format!("variable `{}`", o.name), o.site.name_location()),
         }
