@@ -142,6 +142,19 @@ pub const ROOT_INSTANCE_CODES: &[Code] = &[
     Code::InvalidProviderInstanceKey,
 ];
 
+/// The codes whose findings in a module's own files its instances decide, once every module that calls it is loaded
+/// and each of those is a root that refers to no called module's outputs and reads no files (and neither does the
+/// module): the provider instances its references select, and what evaluating its variables and locals with its
+/// callers' arguments reports. The language server publishes them for such a module, loaded with its callers, before
+/// the workspace is indexed (`foreach-lsp`'s `early.rs`, `foreach_load::plain_root::first_look`).
+pub const MODULE_INSTANCE_CODES: &[Code] = &[
+    Code::UnknownProviderInstance,
+    Code::MissingProviderInstanceKey,
+    Code::UnexpectedProviderInstanceKey,
+    Code::InvalidProviderInstanceKey,
+    Code::EvaluationError,
+];
+
 /// The findings of the directory `path` whose codes are in [`DIR_LOCAL_CODES`], with its files' suppression
 /// comments applied: exactly those [`workspace_diagnostics`] reports for them in any workspace that holds the
 /// directory with the same files. For a first look at a document's directory before its workspace is loaded.

@@ -1,14 +1,17 @@
-//! Whether a directory is surely a plain root module, told from the files on disk in the time it takes to read them
-//! (no parsing): for a first look at the root module of a document opened while its workspace is still being
-//! loaded. The language server then evaluates that root alone (`foreach-lsp`'s `early.rs`), and publishes what its
-//! own instance decides before the index is built; so this must never answer yes for a directory that the loaded
-//! workspace could evaluate otherwise. Whatever it cannot be sure of answers no:
+//! Whether a directory is surely a plain root module, or a module that only plain roots call, told from the files on
+//! disk in the time it takes to read them (no parsing): for a first look at the module of a document opened while
+//! its workspace is still being loaded. The language server then evaluates that root alone, or the module with its
+//! callers (`foreach-lsp`'s `early.rs`), and publishes what the module's own instances decide before the index is
+//! built; so this must never answer yes for a directory that the loaded workspace could evaluate otherwise.
+//! Whatever it cannot be sure of answers [`FirstLook::Unsure`]:
 //!
-//! - some module call may load the directory: every `source = "..."` (and JSON `"source": "..."`) in every
+//! - which module calls load the directory: every `source = "..."` (and JSON `"source": "..."`) in every
 //!   OpenTofu file under the workspace folders is read, whatever block holds it, git-ignored and excluded
 //!   directories included. One written with an interpolation or not as a literal string could lead anywhere, and
 //!   so could a `modules.json` of `tofu init` (it maps sources to directories), a linked directory (the loader may
-//!   walk it) or a call into a directory outside the folders (loading follows that directory's own calls);
+//!   walk it) or a call into a directory outside the folders (loading follows that directory's own calls). A
+//!   module's callers must themselves be plain roots: nothing calls them, so each calls the module directly from
+//!   the top of its tree, as the loaded workspace does;
 //! - its values may come from elsewhere: a state (`terraform.tfstate`, `terraform.tfstate.d`), a `.terraform`
 //!   directory (the selected workspace), a wrapper that supplies its inputs (terragrunt, atmos);
 //! - its own evaluation may need more than its directory: a reference to a called module's outputs (`module.`), or
@@ -23,15 +26,60 @@ use foreach_syntax::FileKind;
 
 use crate::path_string;
 
+/// What the first look found a directory to be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FirstLook {
+    /// A root module that depends on its own directory alone: no module call can load it.
+    PlainRoot,
+    /// A module that depends on its own directory alone, called only from these directories (sorted), each a plain
+    /// root calling it directly.
+    CalledOnlyBy(Vec<PathBuf>),
+    /// Anything else, or anything this could not be sure of.
+    Unsure,
+}
+
 /// Whether `dir` is surely a root module that depends on its own directory alone, in a workspace made of `folders`
 /// (both canonical, else the answer is no). `open` gives the texts of files an editor holds (they replace the disk's).
 pub fn surely_plain_root(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> bool {
+    first_look(folders, dir, open) == FirstLook::PlainRoot
+}
+
+/// What `dir` surely is in a workspace made of `folders` (both canonical, else [`FirstLook::Unsure`]). `open` gives
+/// the texts of files an editor holds (they replace the disk's).
+pub fn first_look(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> FirstLook {
+    if !folders.iter().all(|f| is_canonical(f)) || !stands_alone(folders, dir, open) {
+        return FirstLook::Unsure;
+    }
+    // Walked, then read and searched on this thread: rayon's pool is busy with the indexing meanwhile, and a task
+    // queued there would wait for it.
+    let mut files = Vec::new();
+    for folder in folders {
+        if !walk(folder, &mut files) {
+            return FirstLook::Unsure;
+        }
+    }
+    // Every call of the workspace, read once: a module's callers are looked up as well as the module's.
+    let calls: Vec<(&Path, Vec<Lead>)> = files.iter().map(|f| (f.as_path(), calls_in(f, folders, open))).collect();
+    let Some(callers) = callers_of(&calls, dir) else { return FirstLook::Unsure };
+    if callers.is_empty() {
+        return FirstLook::PlainRoot;
+    }
+    let plain_caller = |caller: &PathBuf| {
+        caller != dir
+            && stands_alone(folders, caller, open)
+            && callers_of(&calls, caller).is_some_and(|of_caller| of_caller.is_empty())
+    };
+    if callers.iter().all(plain_caller) { FirstLook::CalledOnlyBy(callers) } else { FirstLook::Unsure }
+}
+
+/// Whether `dir` is canonical, inside the folders, has no state, `.terraform` or wrapper, and none of its files
+/// refers to a called module's outputs or reads files: its instances depend on its directory and its callers alone.
+fn stands_alone(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> bool {
     // Paths spelt through a link would not compare equal to the directories the calls lead to.
-    let canonical = |p: &Path| p.canonicalize().is_ok_and(|c| c == p);
-    if !canonical(dir) || !folders.iter().all(|f| canonical(f)) {
+    if !is_canonical(dir) || !folders.iter().any(|f| dir.starts_with(f)) {
         return false;
     }
-    if !folders.iter().any(|f| dir.starts_with(f)) || dir.components().any(|c| c.as_os_str() == ".terraform") {
+    if dir.components().any(|c| c.as_os_str() == ".terraform") {
         return false;
     }
     if ["terraform.tfstate", "terraform.tfstate.d", ".terraform"].iter().any(|n| dir.join(n).exists()) {
@@ -44,22 +92,32 @@ pub fn surely_plain_root(folders: &[PathBuf], dir: &Path, open: &HashMap<String,
     }
     let mut own = Vec::new();
     crate::list_dir(dir, &mut own);
-    for file in &own {
-        let Some(text) = text_of(file, open) else { return false };
-        if needs_more_than_its_directory(&text) {
-            return false;
+    own.iter().all(|file| text_of(file, open).is_some_and(|text| !needs_more_than_its_directory(&text)))
+}
+
+fn is_canonical(p: &Path) -> bool {
+    p.canonicalize().is_ok_and(|c| c == p)
+}
+
+/// The directories whose files surely call `target` (sorted), or `None` when some call could lead there without
+/// this being sure.
+fn callers_of(calls: &[(&Path, Vec<Lead>)], target: &Path) -> Option<Vec<PathBuf>> {
+    let target = path_string(target);
+    let mut callers = Vec::new();
+    for (file, leads) in calls {
+        for lead in leads {
+            match lead {
+                Lead::Anywhere => return None,
+                Lead::To { joined, canonical } if *joined == target || canonical.as_deref() == Some(&*target) => {
+                    callers.extend(file.parent().map(Path::to_path_buf));
+                }
+                Lead::To { .. } => {}
+            }
         }
     }
-    // Walked, then read and searched on this thread: rayon's pool is busy with the indexing meanwhile, and a task
-    // queued there would wait for it.
-    let mut files = Vec::new();
-    for folder in folders {
-        if !walk(folder, &mut files) {
-            return false;
-        }
-    }
-    let target = path_string(dir);
-    !files.iter().any(|f| may_call(f, &target, folders, open))
+    callers.sort();
+    callers.dedup();
+    Some(callers)
 }
 
 /// Lists the OpenTofu files (not variables files) under `dir` into `out`; false when unsure what the loader walks
@@ -90,43 +148,51 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> bool {
     true
 }
 
-/// Whether a `source` in the file at `path` leads to `target`, or could.
-fn may_call(path: &Path, target: &str, folders: &[PathBuf], open: &HashMap<String, Arc<str>>) -> bool {
+/// Where a module call may lead.
+enum Lead {
+    /// The directory a local source names: as written, joined to the calling file's directory, and canonical (when
+    /// it exists; a call to a missing directory loads nothing, and the analysis reports it).
+    To { joined: String, canonical: Option<String> },
+    /// Anywhere: a source that is not a literal string, or one this cannot follow (a subdirectory `//` of a
+    /// package, a directory outside the folders, whose own calls loading follows).
+    Anywhere,
+}
+
+/// Where the `source`s of the file at `path` lead, registry and git addresses left out (only a `modules.json`, which
+/// the walk refuses, maps them to directories).
+fn calls_in(path: &Path, folders: &[PathBuf], open: &HashMap<String, Arc<str>>) -> Vec<Lead> {
     let on_disk;
     let text: &[u8] = match open.get(&path_string(path)) {
         Some(text) => text.as_bytes(),
         None => {
             // Unreadable: it declares nothing, in the analysis either.
-            let Ok(bytes) = std::fs::read(path) else { return false };
+            let Ok(bytes) = std::fs::read(path) else { return Vec::new() };
             on_disk = bytes;
             &on_disk
         }
     };
     let base = path.parent().map(path_string).unwrap_or_default();
-    memchr::memmem::find_iter(text, b"source").any(|at| match source_at(text, at) {
-        Source::NotOne => false,
-        Source::Unknown => true,
-        Source::Literal(s) if is_local_source(s) => leads_to(&base, s, target, folders),
-        // A registry or git address: only `modules.json` maps it to a directory.
-        Source::Literal(_) => false,
-    })
+    memchr::memmem::find_iter(text, b"source")
+        .filter_map(|at| match source_at(text, at) {
+            Source::NotOne => None,
+            Source::Unknown => Some(Lead::Anywhere),
+            Source::Literal(s) if is_local_source(s) => Some(lead(&base, s, folders)),
+            Source::Literal(_) => None,
+        })
+        .collect()
 }
 
-/// Whether the local source `source` of a file in `base` leads to `target`, or could.
-fn leads_to(base: &str, source: &str, target: &str, folders: &[PathBuf]) -> bool {
+/// Where the local source `source` of a file in `base` leads.
+fn lead(base: &str, source: &str, folders: &[PathBuf]) -> Lead {
     if source.contains("//") {
-        return true;
+        return Lead::Anywhere;
     }
     let joined = join_normalized(base, source);
-    if joined == target {
-        return true;
+    match Path::new(&joined).canonicalize() {
+        Ok(canonical) if !folders.iter().any(|f| canonical.starts_with(f)) => Lead::Anywhere,
+        Ok(canonical) => Lead::To { joined, canonical: Some(path_string(&canonical)) },
+        Err(_) => Lead::To { joined, canonical: None },
     }
-    let Ok(canonical) = Path::new(&joined).canonicalize() else {
-        // Missing: the call loads nothing (the analysis reports it).
-        return false;
-    };
-    // A directory outside the folders: loading follows its calls, which are not read here.
-    path_string(&canonical) == target || !folders.iter().any(|f| canonical.starts_with(f))
 }
 
 /// What follows an occurrence of `source` at `at`.
@@ -265,5 +331,54 @@ mod tests {
         )]);
         assert!(plain(&root, "live"));
         assert!(!surely_plain_root(std::slice::from_ref(&root), &root.join("live"), &open));
+    }
+
+    fn look(root: &Path, dir: &str) -> FirstLook {
+        first_look(&[root.to_path_buf()], &root.join(dir), &HashMap::new())
+    }
+
+    const CALLS_TWICE: &str = "module \"a\" {\n  source = \"../modules/app\"\n}\n\nmodule \"b\" {\n  source = \"../modules/app/\"\n  count  = 2\n}\n";
+
+    #[test]
+    fn a_module_only_plain_roots_call_is_called_only_by_them() {
+        let (_d, root) = ws(&[
+            ("live/main.tf", CALLS_TWICE),
+            ("staging/main.tf", "module \"app\" {\n  source = \"../modules/app\"\n  name   = \"s\"\n}\n"),
+            ("staging/terraform.tfvars", "region = \"eu\"\n"),
+            ("modules/app/main.tf", "variable \"name\" {\n  default = \"x\"\n}\n"),
+            // Calls elsewhere do not matter.
+            ("other/main.tf", "module \"o\" {\n  source = \"../modules/other\"\n}\n"),
+            ("modules/other/main.tf", "locals {}\n"),
+        ]);
+        assert_eq!(look(&root, "modules/app"), FirstLook::CalledOnlyBy(vec![root.join("live"), root.join("staging")]));
+        assert_eq!(look(&root, "modules/other"), FirstLook::CalledOnlyBy(vec![root.join("other")]));
+        assert_eq!(look(&root, "live"), FirstLook::PlainRoot);
+    }
+
+    #[test]
+    fn a_module_is_unsure_unless_each_caller_is_a_plain_root_and_it_stands_alone() {
+        let app = ("modules/app/main.tf", "locals {}\n");
+        let live = ("live/main.tf", "module \"app\" {\n  source = \"../modules/app\"\n}\n");
+        for (extra, why) in [
+            (("live/terraform.tfstate", "{}"), "a caller with a state"),
+            (("live/outputs.tf", "output \"o\" {\n  value = module.app.id\n}\n"), "a caller reading outputs"),
+            (("live/terragrunt.hcl", ""), "a caller with a wrapper"),
+            (("modules/app/x.tf", "locals {\n  t = file(\"a.txt\")\n}\n"), "a module reading files"),
+            (("modules/app/y.tf", "locals {\n  o = module.child.id\n}\n"), "a module reading outputs"),
+            (("modules/app/self.tf", "module \"again\" {\n  source = \"./\"\n}\n"), "a module calling itself"),
+            (("other/main.tf", "module \"m\" {\n  source = var.where\n}\n"), "a source anywhere not known"),
+        ] {
+            let (_d, root) = ws(&[app, live, extra]);
+            assert_eq!(look(&root, "modules/app"), FirstLook::Unsure, "{why}");
+        }
+        // A root calling a module calling the module: unsure, even though the middle one is sure. (Called by no one,
+        // the middle one would be a root itself, and a plain one.)
+        let (_d, root) = ws(&[
+            app,
+            ("modules/mid/main.tf", "module \"app\" {\n  source = \"../app\"\n}\n"),
+            ("live/main.tf", "module \"mid\" {\n  source = \"../modules/mid\"\n}\n"),
+        ]);
+        assert_eq!(look(&root, "modules/mid"), FirstLook::CalledOnlyBy(vec![root.join("live")]));
+        assert_eq!(look(&root, "modules/app"), FirstLook::Unsure);
     }
 }

@@ -7,20 +7,24 @@
 //! findings that directory's files decide by themselves (`foreach_analysis::checks::DIR_LOCAL_CODES`: syntax
 //! errors, duplicates, undeclared references, ...), which the full index reports unchanged.
 //!
-//! Then, when the directory is surely a plain root module (`foreach_load::plain_root`: no module call anywhere in
-//! the workspace can load it, it has no state, no wrapper, no reference to a called module's outputs and no file
-//! function, and the settings give it no values of their own), the root's own instance is evaluated in that same
-//! host, its module calls leading nowhere, and the findings it decides by itself
+//! Then, when the directory is surely a plain root module (`foreach_load::plain_root::first_look`: no module call
+//! anywhere in the workspace can load it, it has no state, no wrapper, no reference to a called module's outputs and
+//! no file function, and the settings give it no values of their own), the root's own instance is evaluated in that
+//! same host, its module calls leading nowhere, and the findings it decides by itself
 //! (`foreach_analysis::checks::ROOT_INSTANCE_CODES`: which provider instance each reference selects) are published
 //! too: a provider key missing from the `.tfvars` shows in the time it takes to read the workspace's files, not to
-//! index them. Everything else that needs the callers or the modules called (a module's instance values, module
-//! outputs) waits for the index, and so does everything in a directory this is unsure of.
+//! index them. When the directory is a module that only such plain roots call (each directly, and the module
+//! itself refers to no called module's outputs and reads no files), those callers' directories are loaded into the
+//! host too, and what the module's instances decide is published the same way
+//! (`foreach_analysis::checks::MODULE_INSTANCE_CODES`: the provider codes and evaluation errors): its instances are
+//! the index's, from the same callers and values. Everything else waits for the index, and so does everything in
+//! a directory the search is unsure of.
 //!
-//! A module's instances wait for its callers, and so do a root's findings in a directory the search is unsure of:
-//! those come with a third list, once the first indexing has loaded the whole workspace and before it evaluates
-//! all of it ([`publish_loaded`]): each open document's directory and the instances of its module, evaluated in the
-//! loaded host itself (`AnalysisHost::dir_diagnostics`), so each finding is one the index reports too, from the same
-//! callers and values. On the dev corpus a module file's instance findings come about half a second sooner.
+//! What the search is unsure of comes with a third list, once the first indexing has loaded the whole workspace and
+//! before it evaluates all of it ([`publish_loaded`]): each open document's directory and the instances of its
+//! module, evaluated in the loaded host itself (`AnalysisHost::dir_diagnostics`), so each finding is one the index
+//! reports too, from the same callers and values. On the dev corpus a module file's instance findings come about
+//! half a second sooner that way.
 //!
 //! An edit while indexing publishes the lists again for the new text (`didChange`). With environments in the
 //! project file the first list is the one their merge shows (every pass reports the same directory-local
@@ -31,9 +35,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use foreach_analysis::checks::ROOT_INSTANCE_CODES;
+use foreach_analysis::checks::{MODULE_INSTANCE_CODES, ROOT_INSTANCE_CODES};
 use foreach_analysis::{AnalysisHost, Diagnostic};
 use foreach_load::environments::{self, Finding};
+use foreach_load::plain_root::FirstLook;
 use foreach_load::project::{Project, ProjectError};
 use tower_lsp_server::ls_types::{self as lsp, Uri};
 
@@ -122,8 +127,9 @@ fn running(state: &State) -> std::sync::MutexGuard<'_, HashSet<Uri>> {
 
 /// The document's early lists in LSP form, as `diagnostics::compute` would give them (the project file's and the
 /// settings' severities applied, merged across its environments), each given to `send` when ready: first its
-/// directory's own findings, then, when the directory is a plain root (`plain_root`), those plus what the root's
-/// own instance decides. `opened`: the document was just opened (not edited since the last lists). Nothing when the environments' tags cannot be known before the module tree is (an
+/// directory's own findings, then, when the directory is a plain root or a module only plain roots call
+/// (`first_look`), those plus what the module's own instances decide. `opened`: the document was just opened (not
+/// edited since the last lists). Nothing when the environments' tags cannot be known before the module tree is (an
 /// environment limited to some roots), or the directory is not there.
 fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec<lsp::Diagnostic>)) {
     let dir = foreach_analysis::paths::parent(path);
@@ -143,32 +149,22 @@ fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec
     }
     let open: HashMap<String, Arc<str>> =
         state.docs.all().into_iter().filter_map(|(u, text, _)| Some((uri_to_path(&u)?, text))).collect();
-    // The open documents of the directory keep their editor text; the rest is read from disk.
-    let here: Vec<(String, Arc<str>)> = open
-        .iter()
-        .filter(|(p, _)| p.rsplit_once('/').is_some_and(|(d, _)| d == dir))
-        .map(|(p, t)| (p.clone(), Arc::clone(t)))
-        .collect();
     // A text too large to analyse while editing is not analysed here either (`State::analysable`).
-    if here.iter().any(|(_, text)| text.len() > crate::state::MAX_ANALYSED_BYTES) {
+    let in_dir = |p: &str| p.rsplit_once('/').is_some_and(|(d, _)| d == dir);
+    if open.iter().any(|(p, text)| in_dir(p) && text.len() > crate::state::MAX_ANALYSED_BYTES) {
         return;
     }
     let config = state.config();
     let folders: Vec<PathBuf> = roots.iter().map(|r| r.path.clone()).collect();
     std::thread::scope(|scope| {
         // The workspace's files are read and searched beside the analysis of the first list.
-        let plain_root = (environments.is_empty() && plain_settings(&config))
-            .then(|| scope.spawn(|| foreach_load::plain_root::surely_plain_root(&folders, Path::new(dir), &open)));
-        let skip: HashSet<String> = here.iter().map(|(p, _)| p.clone()).collect();
-        let mut change = foreach_load::directory_change(Path::new(dir), &skip);
-        if change.dirs.is_empty() {
-            return;
-        }
-        change.files.extend(here.into_iter().map(|(p, text)| (p, Ok(text.into()))));
+        let look = (environments.is_empty() && plain_settings(&config))
+            .then(|| scope.spawn(|| foreach_load::plain_root::first_look(&folders, Path::new(dir), &open)));
+        let Some(change) = dir_change(dir, &open) else { return };
         let mut host = AnalysisHost::new();
         host.apply_change(change);
         let listed = Arc::new(HashSet::from([dir.to_string()]));
-        let in_lsp_form = |local: Vec<Diagnostic>| {
+        let in_lsp_form = |host: &AnalysisHost, local: Vec<Diagnostic>| {
             let findings: Vec<Finding> = if environments.is_empty() {
                 local.into_iter().map(Finding::everywhere).collect()
             } else {
@@ -177,35 +173,59 @@ fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec
                 // it merges them.
                 environments::merge(vec![local; environments.len()], &environments)
             };
-            lsp_form(state, &host, &listed, &config, project.as_ref(), uri, &findings)
+            lsp_form(state, host, &listed, &config, project.as_ref(), uri, &findings)
         };
         let local = host.dir_local_diagnostics(dir);
-        let Some(first) = in_lsp_form(local.clone()) else { return };
-        let join = |p: std::thread::ScopedJoinHandle<'_, bool>| p.join().unwrap_or(false);
-        // For a plain root the first list is skipped when the search is over by now, and after an edit always: it
-        // would take the root's own findings away until the second list is sent. A document just opened has
-        // nothing to lose, and gets the first list at once.
-        let mut plain_root = plain_root;
-        let root_known = plain_root.take_if(|p| !opened || p.is_finished()).map(join);
-        if root_known != Some(true) {
+        let Some(first) = in_lsp_form(&host, local.clone()) else { return };
+        let join = |p: std::thread::ScopedJoinHandle<'_, FirstLook>| p.join().unwrap_or(FirstLook::Unsure);
+        // When the module's instances can be evaluated, the first list is skipped if the search is over by now,
+        // and after an edit always: it would take the instances' findings away until the second list is sent. A
+        // document just opened has nothing to lose, and gets the first list at once.
+        let mut look = look;
+        let known = look.take_if(|p| !opened || p.is_finished()).map(join);
+        if known.as_ref().is_none_or(|k| *k == FirstLook::Unsure) {
             send(first);
         }
-        if !root_known.unwrap_or_else(|| plain_root.is_some_and(join)) {
-            return;
-        }
-        // The root evaluated alone (its module calls lead nowhere here): only the codes its own instance decides.
+        let codes = match known.unwrap_or_else(|| look.map_or(FirstLook::Unsure, join)) {
+            FirstLook::Unsure => return,
+            // The root evaluated alone (its module calls lead nowhere here): only the codes its own instance
+            // decides.
+            FirstLook::PlainRoot => ROOT_INSTANCE_CODES,
+            // The module evaluated with every directory that calls it, each a plain root: its instances are the
+            // index's (their own calls lead nowhere here, as a plain root's do).
+            FirstLook::CalledOnlyBy(callers) => {
+                for caller in &callers {
+                    let Some(change) = dir_change(&foreach_load::path_string(caller), &open) else { return };
+                    host.apply_change(change);
+                }
+                MODULE_INSTANCE_CODES
+            }
+        };
         let file = host.file_id(path);
         let mut all = local;
-        all.extend(
-            host.diagnostics()
-                .into_iter()
-                .filter(|d| Some(d.location.file) == file && ROOT_INSTANCE_CODES.contains(&d.code)),
-        );
+        all.extend(host.diagnostics().into_iter().filter(|d| Some(d.location.file) == file && codes.contains(&d.code)));
         all.sort_by_key(|d| (d.location.file, d.location.range.start(), d.location.range.end()));
-        if let Some(items) = in_lsp_form(all) {
+        if let Some(items) = in_lsp_form(&host, all) {
             send(items);
         }
     });
+}
+
+/// The change that loads the directory `dir`: the open documents among its files (in `open`) with their editor
+/// text, the rest read from disk. `None` when the directory is not there.
+fn dir_change(dir: &str, open: &HashMap<String, Arc<str>>) -> Option<foreach_analysis::Change> {
+    let here: Vec<(String, Arc<str>)> = open
+        .iter()
+        .filter(|(p, _)| p.rsplit_once('/').is_some_and(|(d, _)| d == dir))
+        .map(|(p, t)| (p.clone(), Arc::clone(t)))
+        .collect();
+    let skip: HashSet<String> = here.iter().map(|(p, _)| p.clone()).collect();
+    let mut change = foreach_load::directory_change(Path::new(dir), &skip);
+    if change.dirs.is_empty() {
+        return None;
+    }
+    change.files.extend(here.into_iter().map(|(p, text)| (p, Ok(text.into()))));
+    Some(change)
 }
 
 /// The list of `uri` among `findings` of `host`, as the publishing loop would send it (`diagnostics::compute`).

@@ -10,7 +10,9 @@
 //!   loaded machine, to test that a request sent after it still answers from the new text;
 //! - indexing a workspace folder that holds a file named [`SLOW_INDEX_MARKER`] takes [`SLOW`] longer, to test
 //!   what the server does while a big workspace is still being indexed; one that holds [`SLOW_EVALUATION_MARKER`]
-//!   takes [`SLOW`] longer after loading it, to test what is published once it is loaded;
+//!   takes [`SLOW`] longer after loading it, to test what is published once it is loaded; one that holds
+//!   [`HELD_INDEX_MARKER`] stops after loading until the test removes that file (or [`HELD_AT_MOST`] has passed),
+//!   so that a test can tell what was published before the workspace was loaded;
 //! - the custom request `foreach-ls/lensComputations` answers how many times the instance lenses of a root module
 //!   were computed (`foreach_ide::lens_computations`), so a test can check that a request without a change in
 //!   between reuses the previous answer.
@@ -31,6 +33,9 @@ pub const PANIC_MARKER: &str = "__foreach_ls_test_panic__";
 pub const SLOW_MARKER: &str = "__foreach_ls_test_slow__";
 pub const SLOW_INDEX_MARKER: &str = ".foreach-ls-test-slow-index";
 pub const SLOW_EVALUATION_MARKER: &str = ".foreach-ls-test-slow-evaluation";
+pub const HELD_INDEX_MARKER: &str = ".foreach-ls-test-held-index";
+/// How long indexing waits at most for a test to remove [`HELD_INDEX_MARKER`].
+pub const HELD_AT_MOST: Duration = Duration::from_secs(60);
 pub const LATE_SYNC_MARKER: &str = "__foreach_ls_test_late_sync__";
 /// How late a change leaving [`LATE_SYNC_MARKER`] reaches the analysis.
 pub const LATE_SYNC: Duration = Duration::from_millis(300);
@@ -110,10 +115,19 @@ pub fn disturb(d: Disturbance) {
     }
 }
 
-/// Runs on the indexing thread before the result is installed.
-pub fn slow_index<'a>(enabled: bool, mut root_paths: impl Iterator<Item = &'a std::path::Path>) {
-    if enabled && root_paths.any(|p| p.join(SLOW_INDEX_MARKER).exists()) {
+/// Runs on the indexing thread once the workspace is loaded, before anything of it is published.
+pub fn slow_index<'a>(enabled: bool, root_paths: impl Iterator<Item = &'a std::path::Path>) {
+    if !enabled {
+        return;
+    }
+    let roots: Vec<&std::path::Path> = root_paths.collect();
+    if roots.iter().any(|p| p.join(SLOW_INDEX_MARKER).exists()) {
         std::thread::sleep(SLOW);
+    }
+    let held = |p: &&std::path::Path| p.join(HELD_INDEX_MARKER).exists();
+    let started = std::time::Instant::now();
+    while roots.iter().any(held) && started.elapsed() < HELD_AT_MOST {
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 

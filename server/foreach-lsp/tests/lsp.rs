@@ -630,9 +630,6 @@ async fn documents_keep_the_uri_the_client_wrote() {
     c.shutdown().await;
 }
 
-/// A module file opened while a large workspace is being indexed (slowly, through the test hook): its directory's
-/// own findings are published before the indexing ends, and the full index withdraws none of them; what depends on
-/// the callers (here a key the caller's map lacks) comes only with the index.
 /// The text of `modules/app/main.tf` in [`slow_workspace`]: an undefined local, and a key the caller's map lacks.
 const SLOW_APP: &str = "resource \"aws_s3_bucket\" \"b\" {\n  bucket = var.name\n  tags   = local.tagz\n}\n\nlocals {\n  region = var.regions[\"nope\"]\n}\n";
 
@@ -672,9 +669,16 @@ fn indexing_ended(m: &Value) -> bool {
     m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
 }
 
+/// A call whose source is not a literal: it could load any directory, so the first look at a module is unsure of its
+/// callers (`foreach_load::plain_root`), and what depends on them waits for the index.
+const UNSURE_CALLER: (&str, &str) = ("live/main.tf", "module \"x\" {\n  source = var.where\n}\n");
+
+/// A module file opened while a large workspace is being indexed (slowly, through the test hook): its directory's
+/// own findings are published before the indexing ends, and the full index withdraws none of them; what depends on
+/// the callers (here a key the caller's map lacks) comes only with the index when the callers are not surely known.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_document_opened_while_indexing_gets_its_own_findings_first_and_keeps_them() {
-    let (_dir, root, app_uri) = slow_workspace(&[]);
+    let (_dir, root, app_uri) = slow_workspace(&[UNSURE_CALLER]);
     let app = SLOW_APP;
     let mut c = TestClient::start_with_hooks();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
@@ -737,9 +741,50 @@ async fn a_module_file_gets_what_its_instances_decide_once_the_workspace_is_load
     c.shutdown().await;
 }
 
+/// A module file opened while the workspace is being loaded, whose only caller is a plain root
+/// (`foreach_load::plain_root::first_look`): what its instances decide (a key the caller's map lacks) is published
+/// once that caller is loaded, before the rest of the workspace is (the test hook holds the indexing there until
+/// the test lets it go), and nothing published is withdrawn later, by an edit's lists or by the index.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_module_file_gets_what_its_instances_decide_once_its_callers_are_loaded() {
+    let (_dir, root, app_uri) = slow_workspace_marked(foreach_lsp::test_hooks::HELD_INDEX_MARKER, &[]);
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, SLOW_APP).await;
+    let has_instance_finding = |d: &[Value]| codes(d).contains(&"evaluation-error".to_string());
+    let early = c.diagnostics_for(&app_uri, has_instance_finding).await;
+    assert_eq!(codes(&early), ["undefined-reference", "evaluation-error"], "{early:?}");
+    assert!(early[1]["message"].as_str().unwrap().contains("nope"), "{early:?}");
+    // An edit meanwhile: evaluated again with the caller, the instance's finding kept.
+    let end = SLOW_APP.lines().count() as u32;
+    let more = "resource \"aws_s3_bucket\" \"c\" {\n  bucket = local.ownr\n}\n";
+    c.notify("textDocument/didChange", change(1, &app_uri, Some([end, 0, end, 0]), more)).await;
+    let edited =
+        c.diagnostics_for(&app_uri, |d| d.iter().any(|x| x["message"].as_str().unwrap_or("").contains("ownr"))).await;
+    assert!(has_instance_finding(&edited), "{edited:?}");
+    let app_lists =
+        |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == app_uri.as_str();
+    let before = c.backlog_matching(app_lists).len();
+    assert!(c.backlog_matching(indexing_ended).is_empty(), "the indexing ended while held");
+    std::fs::remove_file(root.join(foreach_lsp::test_hooks::HELD_INDEX_MARKER)).unwrap();
+    c.wait_for(indexing_ended).await;
+    let after: Vec<Value> = c.backlog_matching(app_lists).into_iter().skip(before).collect();
+    for p in after.iter().map(|p| &p["params"]["diagnostics"]) {
+        for d in &edited {
+            assert!(p.as_array().unwrap().contains(d), "{d} was withdrawn: {p}");
+        }
+    }
+    // The index's own answer, asked for directly, holds every finding of the last early list.
+    let pulled = c.request("textDocument/diagnostic", json!({"textDocument": {"uri": app_uri}})).await;
+    for d in &edited {
+        assert!(pulled["items"].as_array().unwrap().contains(d), "{d} is not the index's: {pulled}");
+    }
+    c.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_while_indexing_publishes_the_new_texts_own_findings_at_once() {
-    let (_dir, root, app_uri) = slow_workspace(&[]);
+    let (_dir, root, app_uri) = slow_workspace(&[UNSURE_CALLER]);
     let mut c = TestClient::start_with_hooks();
     c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
     c.open(&app_uri, SLOW_APP).await;
