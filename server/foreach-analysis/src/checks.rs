@@ -142,11 +142,11 @@ pub const ROOT_INSTANCE_CODES: &[Code] = &[
     Code::InvalidProviderInstanceKey,
 ];
 
-/// The codes whose findings in a module's own files its instances decide, once every module that calls it is loaded
-/// and each of those is a root that refers to no called module's outputs and reads no files (and neither does the
-/// module): the provider instances its references select, and what evaluating its variables and locals with its
-/// callers' arguments reports. The language server publishes them for such a module, loaded with its callers, before
-/// the workspace is indexed (`foreach-lsp`'s `early.rs`, `foreach_load::plain_root::first_look`).
+/// The codes whose findings in a module's own files its instances decide, once every directory on a path of calls
+/// from a root down to it is loaded (and what those that read a called module's outputs call), none of them reading
+/// files: the provider instances its references select, and what evaluating its variables and locals with its
+/// callers' arguments reports. The language server publishes them for such a module, loaded with those directories,
+/// before the workspace is indexed (`foreach-lsp`'s `early.rs`, `foreach_load::plain_root::first_look`).
 pub const MODULE_INSTANCE_CODES: &[Code] = &[
     Code::UnknownProviderInstance,
     Code::MissingProviderInstanceKey,

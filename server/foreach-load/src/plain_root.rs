@@ -1,23 +1,24 @@
-//! Whether a directory is surely a plain root module, or a module that only plain roots call, told from the files on
-//! disk in the time it takes to read them (no parsing): for a first look at the module of a document opened while
-//! its workspace is still being loaded. The language server then evaluates that root alone, or the module with its
-//! callers (`foreach-lsp`'s `early.rs`), and publishes what the module's own instances decide before the index is
-//! built; so this must never answer yes for a directory that the loaded workspace could evaluate otherwise.
-//! Whatever it cannot be sure of answers [`FirstLook::Unsure`]:
+//! Whether a directory is surely a plain root module, or a module whose instances a few directories decide, told
+//! from the files on disk in the time it takes to read them (no parsing): for a first look at the module of a
+//! document opened while its workspace is still being loaded. The language server then evaluates that root alone,
+//! or the module with those directories (`foreach-lsp`'s `early.rs`), and publishes what the module's own instances
+//! decide before the index is built; so this must never answer yes for a directory that the loaded workspace could
+//! evaluate otherwise. Whatever it cannot be sure of answers [`FirstLook::Unsure`]:
 //!
 //! - which module calls load the directory: every `source = "..."` (and JSON `"source": "..."`) in every
 //!   OpenTofu file under the workspace folders is read, whatever block holds it, git-ignored and excluded
 //!   directories included. One written with an interpolation or not as a literal string could lead anywhere, and
 //!   so could a `modules.json` of `tofu init` (it maps sources to directories), a linked directory (the loader may
 //!   walk it) or a call into a directory outside the folders (loading follows that directory's own calls). A
-//!   module's callers must themselves be plain roots: nothing calls them, so each calls the module directly from
-//!   the top of its tree, as the loaded workspace does;
+//!   module's instances are decided by every directory on a path of calls from a root (a directory nothing calls)
+//!   down to it, and, below those that read a called module's outputs, by everything they call;
 //! - its values may come from elsewhere: a state (`terraform.tfstate`, `terraform.tfstate.d`), a `.terraform`
 //!   directory (the selected workspace), a wrapper that supplies its inputs (terragrunt, atmos);
-//! - its own evaluation may need more than its directory: a reference to a called module's outputs (`module.`), or
-//!   a file function (`file(...)`, `templatefile(...)`, ...), whose files the first look does not read.
+//! - its evaluation may need more than those directories: a file function (`file(...)`, `templatefile(...)`, ...)
+//!   in any of them, whose files the first look does not read; and a plain root must not refer to a called module's
+//!   outputs (`module.`), since it is loaded alone.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -31,9 +32,10 @@ use crate::path_string;
 pub enum FirstLook {
     /// A root module that depends on its own directory alone: no module call can load it.
     PlainRoot,
-    /// A module that depends on its own directory alone, called only from these directories (sorted), each a plain
-    /// root calling it directly.
-    CalledOnlyBy(Vec<PathBuf>),
+    /// A module whose instances these directories decide (sorted, the module's own among them): every directory
+    /// on a path of calls from a root down to it, and below those that read a called module's outputs, everything
+    /// they call. Loaded alone, they give the module the instances and values the whole workspace gives it.
+    Module { dirs: Vec<PathBuf> },
     /// Anything else, or anything this could not be sure of.
     Unsure,
 }
@@ -47,7 +49,7 @@ pub fn surely_plain_root(folders: &[PathBuf], dir: &Path, open: &HashMap<String,
 /// What `dir` surely is in a workspace made of `folders` (both canonical, else [`FirstLook::Unsure`]). `open` gives
 /// the texts of files an editor holds (they replace the disk's).
 pub fn first_look(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> FirstLook {
-    if !folders.iter().all(|f| is_canonical(f)) || !stands_alone(folders, dir, open) {
+    if !folders.iter().all(|f| is_canonical(f)) || !values_its_own(folders, dir) {
         return FirstLook::Unsure;
     }
     // Walked, then read and searched on this thread: rayon's pool is busy with the indexing meanwhile, and a task
@@ -62,19 +64,66 @@ pub fn first_look(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<st
     let calls: Vec<(&Path, Vec<Lead>)> = files.iter().map(|f| (f.as_path(), calls_in(f, folders, open))).collect();
     let Some(callers) = callers_of(&calls, dir) else { return FirstLook::Unsure };
     if callers.is_empty() {
-        return FirstLook::PlainRoot;
+        let reads = reads_of(dir, open);
+        return if reads.files || reads.outputs { FirstLook::Unsure } else { FirstLook::PlainRoot };
     }
-    let plain_caller = |caller: &PathBuf| {
-        caller != dir
-            && stands_alone(folders, caller, open)
-            && callers_of(&calls, caller).is_some_and(|of_caller| of_caller.is_empty())
-    };
-    if callers.iter().all(plain_caller) { FirstLook::CalledOnlyBy(callers) } else { FirstLook::Unsure }
+    module_look(folders, &calls, dir, open)
 }
 
-/// Whether `dir` is canonical, inside the folders, has no state, `.terraform` or wrapper, and none of its files
-/// refers to a called module's outputs or reads files: its instances depend on its directory and its callers alone.
-fn stands_alone(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> bool {
+/// [`first_look`] of a module that has callers.
+fn module_look(
+    folders: &[PathBuf],
+    calls: &[(&Path, Vec<Lead>)],
+    dir: &Path,
+    open: &HashMap<String, Arc<str>>,
+) -> FirstLook {
+    // Up from the module to every root above it.
+    let mut chain = BTreeSet::from([dir.to_path_buf()]);
+    let mut up = vec![dir.to_path_buf()];
+    let mut roots = 0;
+    while let Some(d) = up.pop() {
+        let Some(callers) = callers_of(calls, &d) else { return FirstLook::Unsure };
+        roots += usize::from(callers.is_empty());
+        for caller in callers {
+            // A cycle through the module: the trees that reach it are cut where the analysis finds the cycle.
+            if caller == dir {
+                return FirstLook::Unsure;
+            }
+            if chain.insert(caller.clone()) {
+                up.push(caller);
+            }
+        }
+    }
+    // No root above it (a cycle of calls): nothing instantiates it.
+    if roots == 0 || !chain.iter().all(|d| values_its_own(folders, d)) {
+        return FirstLook::Unsure;
+    }
+    // Down from those that read their calls' outputs: everything below them.
+    let mut decide = chain.clone();
+    let mut down: Vec<PathBuf> = Vec::new();
+    for d in &chain {
+        let reads = reads_of(d, open);
+        if reads.files {
+            return FirstLook::Unsure;
+        }
+        if reads.outputs {
+            down.extend(called_by(calls, d));
+        }
+    }
+    while let Some(d) = down.pop() {
+        if decide.insert(d.clone()) {
+            if reads_of(&d, open).files {
+                return FirstLook::Unsure;
+            }
+            down.extend(called_by(calls, &d));
+        }
+    }
+    FirstLook::Module { dirs: decide.into_iter().collect() }
+}
+
+/// Whether `dir` is canonical, inside the folders, and has no state, `.terraform` or wrapper: nothing gives its
+/// variables values but its own files and its callers.
+fn values_its_own(folders: &[PathBuf], dir: &Path) -> bool {
     // Paths spelt through a link would not compare equal to the directories the calls lead to.
     if !is_canonical(dir) || !folders.iter().any(|f| dir.starts_with(f)) {
         return false;
@@ -87,16 +136,45 @@ fn stands_alone(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>
     }
     // Looked for up to the boundaries the loader uses: the repositories of the folders (or the folders).
     let boundaries: Vec<PathBuf> = folders.iter().map(|f| crate::read_boundary(f)).collect();
-    if !crate::wrappers::input_wrappers([dir], &boundaries).is_empty() {
-        return false;
-    }
+    crate::wrappers::input_wrappers([dir], &boundaries).is_empty()
+}
+
+/// What the files of a directory read besides themselves.
+struct Reads {
+    /// A called module's outputs (`module.`).
+    outputs: bool,
+    /// Files, through a file function (`file(...)`, `templatefile(...)`, ...), which the first look does not read.
+    files: bool,
+}
+
+/// [`Reads`] of the OpenTofu files of `dir`; an unreadable one could read anything.
+fn reads_of(dir: &Path, open: &HashMap<String, Arc<str>>) -> Reads {
     let mut own = Vec::new();
     crate::list_dir(dir, &mut own);
-    own.iter().all(|file| text_of(file, open).is_some_and(|text| !needs_more_than_its_directory(&text)))
+    let mut reads = Reads { outputs: false, files: false };
+    for file in &own {
+        let Some(text) = text_of(file, open) else { return Reads { outputs: true, files: true } };
+        reads.outputs |= reads_outputs(&text);
+        reads.files |= reads_files(&text);
+    }
+    reads
 }
 
 fn is_canonical(p: &Path) -> bool {
     p.canonicalize().is_ok_and(|c| c == p)
+}
+
+/// The existing directories the files of `dir` call.
+fn called_by(calls: &[(&Path, Vec<Lead>)], dir: &Path) -> Vec<PathBuf> {
+    calls
+        .iter()
+        .filter(|(file, _)| file.parent() == Some(dir))
+        .flat_map(|(_, leads)| leads)
+        .filter_map(|lead| match lead {
+            Lead::To { canonical: Some(c), .. } => Some(PathBuf::from(c)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The directories whose files surely call `target` (sorted), or `None` when some call could lead there without
@@ -237,16 +315,17 @@ fn source_at(bytes: &[u8], at: usize) -> Source<'_> {
     Source::Literal(value)
 }
 
-/// Whether a root's text refers to a called module's outputs or reads files (`file(`, `templatefile(`, ...).
-fn needs_more_than_its_directory(text: &str) -> bool {
+/// Whether a text refers to a called module's outputs (not `path.module`, `submodule.x`).
+fn reads_outputs(text: &str) -> bool {
     let bytes = text.as_bytes();
-    // Not `path.module`, `submodule.x`.
     let word_start =
         |i: usize| i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b'.'));
-    if text.match_indices("module.").any(|(i, _)| word_start(i)) {
-        return true;
-    }
-    // Any call of a name holding `file`: `file(`, `templatefile(`, `filebase64sha256(`, ...
+    text.match_indices("module.").any(|(i, _)| word_start(i))
+}
+
+/// Whether a text calls a function whose name holds `file`: `file(`, `templatefile(`, `filebase64sha256(`, ...
+fn reads_files(text: &str) -> bool {
+    let bytes = text.as_bytes();
     text.match_indices("file").any(|(i, _)| {
         let rest = &bytes[i + 4..];
         let name_end = rest.iter().position(|b| !(b.is_ascii_alphanumeric() || *b == b'_')).unwrap_or(rest.len());
@@ -339,8 +418,12 @@ mod tests {
 
     const CALLS_TWICE: &str = "module \"a\" {\n  source = \"../modules/app\"\n}\n\nmodule \"b\" {\n  source = \"../modules/app/\"\n  count  = 2\n}\n";
 
+    fn module(root: &Path, dirs: &[&str]) -> FirstLook {
+        FirstLook::Module { dirs: dirs.iter().map(|d| root.join(d)).collect() }
+    }
+
     #[test]
-    fn a_module_only_plain_roots_call_is_called_only_by_them() {
+    fn a_modules_instances_are_decided_by_the_directories_from_its_roots_down_to_it() {
         let (_d, root) = ws(&[
             ("live/main.tf", CALLS_TWICE),
             ("staging/main.tf", "module \"app\" {\n  source = \"../modules/app\"\n  name   = \"s\"\n}\n"),
@@ -350,35 +433,59 @@ mod tests {
             ("other/main.tf", "module \"o\" {\n  source = \"../modules/other\"\n}\n"),
             ("modules/other/main.tf", "locals {}\n"),
         ]);
-        assert_eq!(look(&root, "modules/app"), FirstLook::CalledOnlyBy(vec![root.join("live"), root.join("staging")]));
-        assert_eq!(look(&root, "modules/other"), FirstLook::CalledOnlyBy(vec![root.join("other")]));
+        assert_eq!(look(&root, "modules/app"), module(&root, &["live", "modules/app", "staging"]));
+        assert_eq!(look(&root, "modules/other"), module(&root, &["modules/other", "other"]));
         assert_eq!(look(&root, "live"), FirstLook::PlainRoot);
     }
 
     #[test]
-    fn a_module_is_unsure_unless_each_caller_is_a_plain_root_and_it_stands_alone() {
+    fn what_reads_outputs_brings_what_it_calls() {
+        let (_d, root) = ws(&[
+            // The root passes a sibling's output to the module: the sibling (and what it calls) decides it too.
+            (
+                "live/main.tf",
+                "module \"net\" {\n  source = \"../modules/net\"\n}\n\nmodule \"app\" {\n  source = \"../modules/app\"\n  \
+                 vpc    = module.net.id\n}\n",
+            ),
+            ("modules/net/main.tf", "module \"sub\" {\n  source = \"../sub\"\n}\n"),
+            ("modules/sub/main.tf", "output \"id\" {\n  value = \"x\"\n}\n"),
+            ("modules/app/main.tf", "module \"leaf\" {\n  source = \"../leaf\"\n}\n"),
+            ("modules/leaf/main.tf", "locals {}\n"),
+        ]);
+        assert_eq!(look(&root, "modules/app"), module(&root, &["live", "modules/app", "modules/net", "modules/sub"]));
+        // Through a module in the middle: its chain up to the root, and what the root reads.
+        assert_eq!(
+            look(&root, "modules/leaf"),
+            module(&root, &["live", "modules/app", "modules/leaf", "modules/net", "modules/sub"])
+        );
+        // A root reading outputs is not plain: its own instance needs its calls.
+        assert_eq!(look(&root, "live"), FirstLook::Unsure);
+    }
+
+    #[test]
+    fn a_module_is_unsure_when_anything_above_it_is() {
         let app = ("modules/app/main.tf", "locals {}\n");
         let live = ("live/main.tf", "module \"app\" {\n  source = \"../modules/app\"\n}\n");
         for (extra, why) in [
             (("live/terraform.tfstate", "{}"), "a caller with a state"),
-            (("live/outputs.tf", "output \"o\" {\n  value = module.app.id\n}\n"), "a caller reading outputs"),
             (("live/terragrunt.hcl", ""), "a caller with a wrapper"),
+            (("live/x.tf", "locals {\n  t = file(\"a.txt\")\n}\n"), "a caller reading files"),
             (("modules/app/x.tf", "locals {\n  t = file(\"a.txt\")\n}\n"), "a module reading files"),
-            (("modules/app/y.tf", "locals {\n  o = module.child.id\n}\n"), "a module reading outputs"),
             (("modules/app/self.tf", "module \"again\" {\n  source = \"./\"\n}\n"), "a module calling itself"),
             (("other/main.tf", "module \"m\" {\n  source = var.where\n}\n"), "a source anywhere not known"),
         ] {
             let (_d, root) = ws(&[app, live, extra]);
             assert_eq!(look(&root, "modules/app"), FirstLook::Unsure, "{why}");
         }
-        // A root calling a module calling the module: unsure, even though the middle one is sure. (Called by no one,
-        // the middle one would be a root itself, and a plain one.)
+        // A cycle above the module, with no root: unsure.
         let (_d, root) = ws(&[
             app,
-            ("modules/mid/main.tf", "module \"app\" {\n  source = \"../app\"\n}\n"),
-            ("live/main.tf", "module \"mid\" {\n  source = \"../modules/mid\"\n}\n"),
+            (
+                "modules/a/main.tf",
+                "module \"b\" {\n  source = \"../b\"\n}\n\nmodule \"app\" {\n  source = \"../app\"\n}\n",
+            ),
+            ("modules/b/main.tf", "module \"a\" {\n  source = \"../a\"\n}\n"),
         ]);
-        assert_eq!(look(&root, "modules/mid"), FirstLook::CalledOnlyBy(vec![root.join("live")]));
         assert_eq!(look(&root, "modules/app"), FirstLook::Unsure);
     }
 }

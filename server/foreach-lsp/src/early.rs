@@ -13,12 +13,12 @@
 //! same host, its module calls leading nowhere, and the findings it decides by itself
 //! (`foreach_analysis::checks::ROOT_INSTANCE_CODES`: which provider instance each reference selects) are published
 //! too: a provider key missing from the `.tfvars` shows in the time it takes to read the workspace's files, not to
-//! index them. When the directory is a module that only such plain roots call (each directly, and the module
-//! itself refers to no called module's outputs and reads no files), those callers' directories are loaded into the
-//! host too, and what the module's instances decide is published the same way
-//! (`foreach_analysis::checks::MODULE_INSTANCE_CODES`: the provider codes and evaluation errors): its instances are
-//! the index's, from the same callers and values. Everything else waits for the index, and so does everything in
-//! a directory the search is unsure of.
+//! index them. When the directory is a module, the same search finds the directories that decide its instances
+//! (every directory on a path of calls from a root down to it, each without state, wrapper or file function, and
+//! below those that read a called module's outputs, what they call): those are loaded into the host too, and what
+//! the module's instances decide is published the same way (`foreach_analysis::checks::MODULE_INSTANCE_CODES`: the
+//! provider codes and evaluation errors), its instances being the index's, from the same callers and values.
+//! Everything else waits for the index, and so does everything in a directory the search is unsure of.
 //!
 //! What the search is unsure of comes with a third list, once the first indexing has loaded the whole workspace and
 //! before it evaluates all of it ([`publish_loaded`]): each open document's directory and the instances of its
@@ -127,8 +127,8 @@ fn running(state: &State) -> std::sync::MutexGuard<'_, HashSet<Uri>> {
 
 /// The document's early lists in LSP form, as `diagnostics::compute` would give them (the project file's and the
 /// settings' severities applied, merged across its environments), each given to `send` when ready: first its
-/// directory's own findings, then, when the directory is a plain root or a module only plain roots call
-/// (`first_look`), those plus what the module's own instances decide. `opened`: the document was just opened (not
+/// directory's own findings, then, when the directory is a plain root or a module whose instances the search can
+/// decide (`first_look`), those plus what the module's own instances decide. `opened`: the document was just opened (not
 /// edited since the last lists). Nothing when the environments' tags cannot be known before the module tree is (an
 /// environment limited to some roots), or the directory is not there.
 fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec<lsp::Diagnostic>)) {
@@ -191,11 +191,11 @@ fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec
             // The root evaluated alone (its module calls lead nowhere here): only the codes its own instance
             // decides.
             FirstLook::PlainRoot => ROOT_INSTANCE_CODES,
-            // The module evaluated with every directory that calls it, each a plain root: its instances are the
-            // index's (their own calls lead nowhere here, as a plain root's do).
-            FirstLook::CalledOnlyBy(callers) => {
-                for caller in &callers {
-                    let Some(change) = dir_change(&foreach_load::path_string(caller), &open) else { return };
+            // The module evaluated with the directories that decide its instances (`first_look`): its instances
+            // are the index's (their own calls lead nowhere here unless their outputs are read).
+            FirstLook::Module { dirs } => {
+                for other in dirs.iter().filter(|d| d.as_path() != Path::new(dir)) {
+                    let Some(change) = dir_change(&foreach_load::path_string(other), &open) else { return };
                     host.apply_change(change);
                 }
                 MODULE_INSTANCE_CODES

@@ -741,8 +741,8 @@ async fn a_module_file_gets_what_its_instances_decide_once_the_workspace_is_load
     c.shutdown().await;
 }
 
-/// A module file opened while the workspace is being loaded, whose only caller is a plain root
-/// (`foreach_load::plain_root::first_look`): what its instances decide (a key the caller's map lacks) is published
+/// A module file opened while the workspace is being loaded, whose only caller is a root that reads no module's
+/// outputs (`foreach_load::plain_root::first_look`): what its instances decide (a key the caller's map lacks) is published
 /// once that caller is loaded, before the rest of the workspace is (the test hook holds the indexing there until
 /// the test lets it go), and nothing published is withdrawn later, by an edit's lists or by the index.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

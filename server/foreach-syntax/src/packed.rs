@@ -5,8 +5,9 @@
 //! varint encoding of the same tree, LZ4 on top when it is long) about a fifth of that. On the dev corpus the
 //! locals, module arguments and variable types of 64 bytes or more (generated quota tables, per-environment
 //! configuration objects) were 20 MB of trees held only to be evaluated about once per module instance, and pack
-//! into 4 MB (packing the smaller ones too took 1.5 MB more). Which expressions to pack is the analysis's choice (`Items::pack_expressions`): unpacking allocates
-//! the whole tree every time it is read.
+//! into 4 MB (packing the smaller ones too took 1.5 MB more). The tree's ranges are written relative to each
+//! other (`packed_range.rs`). Which expressions to pack is the analysis's choice (`Items::pack_expressions`):
+//! unpacking allocates the whole tree every time it is read.
 
 use text_size::TextRange;
 
