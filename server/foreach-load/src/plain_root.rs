@@ -49,31 +49,61 @@ pub fn surely_plain_root(folders: &[PathBuf], dir: &Path, open: &HashMap<String,
 /// What `dir` surely is in a workspace made of `folders` (both canonical, else [`FirstLook::Unsure`]). `open` gives
 /// the texts of files an editor holds (they replace the disk's).
 pub fn first_look(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> FirstLook {
-    if !folders.iter().all(|f| is_canonical(f)) || !values_its_own(folders, dir) {
+    // Before reading the workspace: most directories with a reason to be unsure have it at hand.
+    if !values_its_own(folders, dir) {
         return FirstLook::Unsure;
     }
-    // Walked, then read and searched on this thread: rayon's pool is busy with the indexing meanwhile, and a task
-    // queued there would wait for it.
-    let mut files = Vec::new();
-    for folder in folders {
-        if !walk(folder, &mut files) {
-            return FirstLook::Unsure;
-        }
-    }
-    // Every call of the workspace, read once: a module's callers are looked up as well as the module's.
-    let calls: Vec<(&Path, Vec<Lead>)> = files.iter().map(|f| (f.as_path(), calls_in(f, folders, open))).collect();
-    let Some(callers) = callers_of(&calls, dir) else { return FirstLook::Unsure };
-    if callers.is_empty() {
-        let reads = reads_of(dir, open);
-        return if reads.files || reads.outputs { FirstLook::Unsure } else { FirstLook::PlainRoot };
-    }
-    module_look(folders, &calls, dir, open)
+    Calls::read(folders, open).map_or(FirstLook::Unsure, |calls| calls.look(dir))
 }
 
-/// [`first_look`] of a module that has callers.
+/// Every module call of a workspace, read once, for first looks at any of its directories.
+pub struct Calls<'a> {
+    folders: &'a [PathBuf],
+    open: &'a HashMap<String, Arc<str>>,
+    /// Each OpenTofu file and where its `source`s lead.
+    calls: Vec<(PathBuf, Vec<Lead>)>,
+}
+
+impl<'a> Calls<'a> {
+    /// The calls of the workspace made of `folders` (canonical), `open` giving the texts of files an editor holds;
+    /// `None` when unsure what the loader walks or maps.
+    pub fn read(folders: &'a [PathBuf], open: &'a HashMap<String, Arc<str>>) -> Option<Calls<'a>> {
+        if !folders.iter().all(|f| is_canonical(f)) {
+            return None;
+        }
+        // Walked, then read and searched on this thread: rayon's pool is busy with the indexing meanwhile, and a
+        // task queued there would wait for it.
+        let mut files = Vec::new();
+        for folder in folders {
+            if !walk(folder, &mut files) {
+                return None;
+            }
+        }
+        let calls = files.into_iter().map(|f| {
+            let leads = calls_in(&f, folders, open);
+            (f, leads)
+        });
+        Some(Calls { folders, open, calls: calls.collect() })
+    }
+
+    /// What `dir` surely is.
+    pub fn look(&self, dir: &Path) -> FirstLook {
+        if !values_its_own(self.folders, dir) {
+            return FirstLook::Unsure;
+        }
+        let Some(callers) = callers_of(&self.calls, dir) else { return FirstLook::Unsure };
+        if callers.is_empty() {
+            let reads = reads_of(dir, self.open);
+            return if reads.files || reads.outputs { FirstLook::Unsure } else { FirstLook::PlainRoot };
+        }
+        module_look(self.folders, &self.calls, dir, self.open)
+    }
+}
+
+/// [`Calls::look`] at a module that has callers.
 fn module_look(
     folders: &[PathBuf],
-    calls: &[(&Path, Vec<Lead>)],
+    calls: &[(PathBuf, Vec<Lead>)],
     dir: &Path,
     open: &HashMap<String, Arc<str>>,
 ) -> FirstLook {
@@ -165,7 +195,7 @@ fn is_canonical(p: &Path) -> bool {
 }
 
 /// The existing directories the files of `dir` call.
-fn called_by(calls: &[(&Path, Vec<Lead>)], dir: &Path) -> Vec<PathBuf> {
+fn called_by(calls: &[(PathBuf, Vec<Lead>)], dir: &Path) -> Vec<PathBuf> {
     calls
         .iter()
         .filter(|(file, _)| file.parent() == Some(dir))
@@ -179,7 +209,7 @@ fn called_by(calls: &[(&Path, Vec<Lead>)], dir: &Path) -> Vec<PathBuf> {
 
 /// The directories whose files surely call `target` (sorted), or `None` when some call could lead there without
 /// this being sure.
-fn callers_of(calls: &[(&Path, Vec<Lead>)], target: &Path) -> Option<Vec<PathBuf>> {
+fn callers_of(calls: &[(PathBuf, Vec<Lead>)], target: &Path) -> Option<Vec<PathBuf>> {
     let target = path_string(target);
     let mut callers = Vec::new();
     for (file, leads) in calls {
@@ -227,7 +257,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> bool {
 }
 
 /// Where a module call may lead.
-enum Lead {
+pub(crate) enum Lead {
     /// The directory a local source names: as written, joined to the calling file's directory, and canonical (when
     /// it exists; a call to a missing directory loads nothing, and the analysis reports it).
     To { joined: String, canonical: Option<String> },
@@ -249,7 +279,30 @@ fn calls_in(path: &Path, folders: &[PathBuf], open: &HashMap<String, Arc<str>>) 
             &on_disk
         }
     };
+    // A file without a `module` block makes no call, whatever its `source` attributes hold (an event pattern's
+    // `source = ["aws.s3"]`, an archive's `source = local.path`): in a monorepo one of those made every directory
+    // unsure.
+    if !may_declare_module_blocks(text) {
+        return Vec::new();
+    }
     let base = path.parent().map(path_string).unwrap_or_default();
+    // Exactly, from the parse, when the file is valid: then a `source` of another block (a firewall rule's
+    // `source = { ... }` beside a module call) is none. Only files that may hold a module block are parsed, a small
+    // part of a workspace.
+    let kind = path.file_name().and_then(|n| FileKind::from_file_name(&n.to_string_lossy()));
+    if let (Ok(text), Some(kind)) = (std::str::from_utf8(text), kind) {
+        let parsed = foreach_syntax::parse(text, kind);
+        if parsed.errors.is_empty() {
+            let sources = parsed.body.blocks_named("module").filter_map(|b| b.body.attribute("source"));
+            return sources
+                .filter_map(|source| match source.value.as_string_literal() {
+                    Some(s) if is_local_source(&s) => Some(lead(&base, &s, folders)),
+                    Some(_) => None,
+                    None => Some(Lead::Anywhere),
+                })
+                .collect();
+        }
+    }
     memchr::memmem::find_iter(text, b"source")
         .filter_map(|at| match source_at(text, at) {
             Source::NotOne => None,
@@ -271,6 +324,26 @@ fn lead(base: &str, source: &str, folders: &[PathBuf]) -> Lead {
         Ok(canonical) => Lead::To { joined, canonical: Some(path_string(&canonical)) },
         Err(_) => Lead::To { joined, canonical: None },
     }
+}
+
+/// Whether a text may hold a `module` block: the word `module` followed by a label (`module "app"`, `module app`)
+/// anywhere, or the JSON key `"module":`. Not `path.module` nor `module.app.id`.
+fn may_declare_module_blocks(text: &[u8]) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    memchr::memmem::find_iter(text, b"module").any(|at| {
+        let before = at.checked_sub(1).map(|i| text[i]);
+        let after = &text[at + "module".len()..];
+        if before == Some(b'"') {
+            // JSON: `"module"` then a colon.
+            return after.first() == Some(&b'"') && after[1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':');
+        }
+        if before.is_some_and(|b| ident(b) || b == b'.') {
+            return false;
+        }
+        let label = after.iter().skip_while(|b| **b == b' ' || **b == b'\t');
+        after.first().is_some_and(|b| *b == b' ' || *b == b'\t')
+            && label.clone().next().is_some_and(|b| *b == b'"' || ident(*b))
+    })
 }
 
 /// What follows an occurrence of `source` at `at`.
@@ -487,5 +560,29 @@ mod tests {
             ("modules/b/main.tf", "module \"a\" {\n  source = \"../a\"\n}\n"),
         ]);
         assert_eq!(look(&root, "modules/app"), FirstLook::Unsure);
+    }
+
+    #[test]
+    fn sources_outside_module_blocks_are_not_calls() {
+        let (_d, root) = ws(&[
+            ("live/main.tf", "module \"app\" {\n  source = \"../modules/app\"\n}\n"),
+            ("modules/app/main.tf", "locals {\n  p = path.module\n}\n"),
+            // Not module calls: an event pattern, an archive's source, in files without a module block.
+            ("events/main.tf", "locals {\n  pattern = { source = [\"aws.s3\"] }\n}\n"),
+            ("archive/main.tf", "data \"archive_file\" \"a\" {\n  source = local.path\n}\n"),
+        ]);
+        assert_eq!(look(&root, "modules/app"), module(&root, &["live", "modules/app"]));
+        for text in [
+            "module \"m\" {\n  source = var.x\n}\n",
+            "/* c */ module m {\n  source = var.x\n}\n",
+            "{\"module\" : {\"m\": {\"source\": 1}}}",
+        ] {
+            let (_d, root) = ws(&[
+                ("live/main.tf", "module \"app\" {\n  source = \"../modules/app\"\n}\n"),
+                ("modules/app/main.tf", "locals {}\n"),
+                ("other/main.tf", text),
+            ]);
+            assert_eq!(look(&root, "modules/app"), FirstLook::Unsure, "{text}");
+        }
     }
 }

@@ -3,14 +3,17 @@
 //! workspace: nothing shown early is withdrawn or reworded by the full index (which may add findings of the same
 //! codes that need the module tree, such as a called module's missing output). The same holds for what a directory
 //! and its module's instances decide in the loaded workspace (`AnalysisHost::dir_diagnostics`, which the language
-//! server publishes once the workspace is loaded and before the rest is evaluated), for every code. Checked on every
-//! directory of the repository's test data and, when it is unpacked, of the dev corpus.
+//! server publishes once the workspace is loaded and before the rest is evaluated), for every code, and for what a
+//! root or module's instances decide with only the directories the first look names loaded
+//! (`foreach_load::plain_root::first_look`, which the server evaluates while the workspace is still being loaded).
+//! Checked on every directory of the repository's test data and, when it is unpacked, of the dev corpus.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use foreach_analysis::checks::DIR_LOCAL_CODES;
+use foreach_analysis::checks::{DIR_LOCAL_CODES, MODULE_INSTANCE_CODES, ROOT_INSTANCE_CODES};
 use foreach_analysis::{AnalysisHost, Diagnostic};
+use foreach_load::plain_root::{Calls, FirstLook};
 use foreach_load::{KeepTexts, LoadOptions, directory_change, load};
 
 /// A finding as the user sees it: file, range, code and message.
@@ -86,6 +89,65 @@ fn check_tree_with_instances(root: &Path) -> usize {
         compared += findings.len();
     }
     compared
+}
+
+/// What the first look decides for each listed directory under `root`, evaluated with only the directories it
+/// names loaded (as the language server does while the workspace loads), against what the whole workspace reports,
+/// finding by finding; returns how many directories were a plain root, a module, and how many findings were compared.
+fn check_tree_first_looks(root: &Path) -> (usize, usize, usize) {
+    let loaded = load_tree(root);
+    let full: Vec<Seen> = loaded.host.diagnostics().iter().map(|d| seen(&loaded.host, d)).collect();
+    let folders = [root.canonicalize().unwrap()];
+    let open = std::collections::HashMap::new();
+    let calls = Calls::read(&folders, &open).expect("no linked directory or modules.json");
+    let mut dirs: Vec<&String> = loaded.listed_dirs.iter().collect();
+    dirs.sort();
+    let (mut roots, mut modules, mut compared) = (0, 0, 0);
+    for dir in dirs {
+        let (load, codes) = match calls.look(Path::new(dir)) {
+            FirstLook::Unsure => continue,
+            FirstLook::PlainRoot => {
+                roots += 1;
+                (vec![PathBuf::from(dir)], ROOT_INSTANCE_CODES)
+            }
+            FirstLook::Module { dirs } => {
+                modules += 1;
+                (dirs, MODULE_INSTANCE_CODES)
+            }
+        };
+        let mut host = AnalysisHost::new();
+        for d in &load {
+            host.apply_change(directory_change(d, &HashSet::new()));
+        }
+        let in_dir = |s: &Seen| s.0.rsplit_once('/').is_some_and(|(d, _)| d == dir);
+        let early: Vec<Seen> = host
+            .dir_diagnostics(dir)
+            .iter()
+            .filter(|d| codes.contains(&d.code))
+            .map(|d| seen(&host, d))
+            .filter(in_dir)
+            .collect();
+        for finding in &early {
+            assert!(full.contains(finding), "{dir} ({load:?}): {finding:?} is not reported by the whole workspace");
+        }
+        compared += early.len();
+    }
+    (roots, modules, compared)
+}
+
+#[test]
+fn what_the_first_look_loads_reports_what_the_whole_workspace_does() {
+    let (mut roots, mut modules, mut compared) = (0, 0, 0);
+    for tree in test_data_trees() {
+        let (r, m, c) = check_tree_first_looks(&tree);
+        (roots, modules, compared) = (roots + r, modules + m, compared + c);
+    }
+    println!("test data: {roots} plain roots, {modules} modules, {compared} findings compared");
+    assert!(roots > 20 && modules > 20 && compared > 10, "{roots} roots, {modules} modules, {compared} findings");
+    if let Some(corpus) = dev_corpus() {
+        let (r, m, c) = check_tree_first_looks(&corpus);
+        println!("dev corpus: {r} plain roots, {m} modules, {c} findings compared");
+    }
 }
 
 fn test_data_trees() -> impl Iterator<Item = PathBuf> {
