@@ -1,13 +1,14 @@
 //! Whether a directory is surely a plain root module, or a module whose instances a few directories decide, told
-//! from the files on disk in the time it takes to read them (no parsing): for a first look at the module of a
+//! from the files on disk in about the time it takes to read them (only files that may hold a `module` block are
+//! parsed, to read their calls' sources): for a first look at the module of a
 //! document opened while its workspace is still being loaded. The language server then evaluates that root alone,
 //! or the module with those directories (`foreach-lsp`'s `early.rs`), and publishes what the module's own instances
 //! decide before the index is built; so this must never answer yes for a directory that the loaded workspace could
 //! evaluate otherwise. Whatever it cannot be sure of answers [`FirstLook::Unsure`]:
 //!
-//! - which module calls load the directory: every `source = "..."` (and JSON `"source": "..."`) in every
-//!   OpenTofu file under the workspace folders is read, whatever block holds it, git-ignored and excluded
-//!   directories included. One written with an interpolation or not as a literal string could lead anywhere, and
+//! - which module calls load the directory: the `source` of every `module` block in every OpenTofu file under the
+//!   workspace folders is read, git-ignored and excluded directories included (in a file with a syntax error, every
+//!   `source = "..."` and JSON `"source": "..."`, whatever block holds it). One written with an interpolation or not as a literal string could lead anywhere, and
 //!   so could a `modules.json` of `tofu init` (it maps sources to directories), a linked directory (the loader may
 //!   walk it) or a call into a directory outside the folders (loading follows that directory's own calls). A
 //!   module's instances are decided by every directory on a path of calls from a root (a directory nothing calls)
