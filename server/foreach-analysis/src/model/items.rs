@@ -12,7 +12,7 @@ use smol_str::SmolStr;
 use thin_vec::ThinVec;
 
 use crate::base::{FileId, FileRange};
-use crate::model::refs::PackedReferences;
+use crate::model::refs::{PackedReferences, Reference};
 
 /// An optional argument. Boxed: most are absent, and an inline `Arg` would make every item several hundred bytes.
 pub type OptArg = Option<Box<Arg>>;
@@ -208,6 +208,27 @@ impl BlockSite {
 pub struct BodyRefs {
     pub file: FileId,
     pub refs: PackedReferences,
+    /// Whether one of them is an `each.` reference: the check for `each` outside `for_each` reads only the bodies
+    /// that have one (nearly none), instead of decoding every body of the module.
+    has_each: bool,
+}
+
+impl BodyRefs {
+    pub fn new(file: FileId, refs: &[Reference]) -> BodyRefs {
+        BodyRefs { file, refs: PackedReferences::new(refs), has_each: refs.iter().any(|r| r.root() == "each") }
+    }
+
+    pub fn empty(file: FileId) -> BodyRefs {
+        BodyRefs { file, refs: PackedReferences::default(), has_each: false }
+    }
+
+    /// Its `each.` references.
+    pub fn each_references(&self) -> Vec<Reference> {
+        if !self.has_each {
+            return Vec::new();
+        }
+        self.refs.with_root("each").collect()
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -255,7 +276,8 @@ impl Variable {
     /// The references of its `validation` blocks, in the variable's file.
     pub fn validation_refs(&self) -> BodyRefs {
         let refs = self.rest.as_ref().map(|r| r.validation_refs.clone()).unwrap_or_default();
-        BodyRefs { file: self.site.file, refs }
+        let has_each = refs.with_root("each").next().is_some();
+        BodyRefs { file: self.site.file, refs, has_each }
     }
 }
 

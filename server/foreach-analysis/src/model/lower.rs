@@ -13,7 +13,7 @@ use foreach_syntax::ast::{Attribute, Block, Body, ExprKind, Structure, Traversal
 use crate::base::{FileId, FileRange};
 use crate::diagnostics::{Code, Diagnostic};
 use crate::model::items::*;
-use crate::model::refs::{PackedReferences, references, traversal_root};
+use crate::model::refs::{references, traversal_root};
 use crate::versions::features::terraform_only_block;
 use crate::versions::usage::{FileVersions, scan};
 
@@ -148,7 +148,7 @@ fn lower_block(file: FileId, block: &Block, out: &mut FileSummary) {
                 site: site(file, block, 0),
                 provider: None,
                 target: None,
-                body_refs: BodyRefs { file, refs: PackedReferences::default() },
+                body_refs: BodyRefs::empty(file),
             }));
         }
         _ => out.diagnostics.push(unknown_block(file, block)),
@@ -219,7 +219,7 @@ fn lower_address_block(file: FileId, block: &Block) -> OtherBlock {
         site: site(file, block, 0),
         provider: opt_arg(file, block.body.attribute("provider")),
         target: if block.ident.name == "import" { opt_arg(file, block.body.attribute("to")) } else { None },
-        body_refs: BodyRefs { file, refs: PackedReferences::new(&refs) },
+        body_refs: BodyRefs::new(file, &refs),
     }
 }
 
@@ -274,7 +274,7 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
         config: Vec::new(),
         config_blocks: Vec::new(),
         reserved: Vec::new(),
-        body_refs: BodyRefs { file, refs: PackedReferences::default() },
+        body_refs: BodyRefs::empty(file),
     };
     for s in &block.body.structures {
         match s {
@@ -301,7 +301,7 @@ fn lower_provider(file: FileId, block: &Block) -> ProviderBlock {
         }
     }
     p.config.shrink_to_fit();
-    p.body_refs.refs = PackedReferences::new(&refs);
+    p.body_refs = BodyRefs::new(file, &refs);
     p
 }
 
@@ -437,7 +437,7 @@ fn provider_alias_traversal(e: &foreach_syntax::ast::Expr) -> Option<(String, St
 fn body_refs(file: FileId, body: &Body, skip: &[&str]) -> BodyRefs {
     let mut refs = Vec::new();
     collect_body_refs(body, skip, true, &mut Vec::new(), &mut refs);
-    BodyRefs { file, refs: PackedReferences::new(&refs) }
+    BodyRefs::new(file, &refs)
 }
 
 fn collect_body_refs(

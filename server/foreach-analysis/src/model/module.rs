@@ -184,7 +184,7 @@ fn apply_override(m: &mut Module, s: &FileSummary) {
                     p.config_blocks.push((name.clone(), *loc));
                 }
                 let merged: Vec<_> = p.body_refs.refs.iter().chain(o.body_refs.refs.iter()).collect();
-                p.body_refs.refs = merged.into();
+                p.body_refs = BodyRefs::new(p.body_refs.file, &merged);
             }
             // A default configuration needs no base: an absent one is an empty configuration, which the override
             // then sets (OpenTofu adds the override's block). Only an aliased one must exist in a primary file.

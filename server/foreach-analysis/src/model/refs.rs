@@ -8,6 +8,7 @@ use foreach_syntax::ast::{
     Expr, ExprKind, Ident, ObjectKey, Template, TemplateFor, TemplateIf, TemplatePart, TraversalOp, TraversalStep,
 };
 use foreach_syntax::{TextRange, TextSize};
+use integer_encoding::VarInt;
 use smol_str::SmolStr;
 
 /// One reference: a root name and the attribute steps that follow it directly (at most two are kept, enough to
@@ -77,71 +78,96 @@ impl Reference {
 /// for the whole session, and as a list of [`Reference`]s (40 bytes each, plus a heap string for each path over 23
 /// bytes) they were the largest part of a summary after its items (4.7 MB of `check`'s peak on the dev corpus). A
 /// body's references are read a few times per module (undefined references, `each` outside `for_each`), so each
-/// read decodes them afresh, which costs less than a tenth of what finding them in the tree did.
+/// read decodes them afresh.
 ///
-/// Each reference is its path and its ranges as variable-length integers (postcard's), its start relative to the
-/// previous reference's: about 15 bytes for a typical one. LZ4 on the longer lists took 0.4 MB more off `check`'s
-/// peak on the dev corpus but 1.5% more instructions (a buffer zeroed and filled on every read); not kept.
+/// Each reference is its path's length and bytes, then its start relative to the previous reference's start, its
+/// length, where its root starts relative to its start and the root's length, as variable-length integers
+/// (`integer-encoding`'s, zigzag for the signed ones): about 15 bytes for a typical one. Written by hand on those
+/// varints rather than through serde: on a workspace of 118,000 resources postcard's serializer, called per
+/// reference, cost a tenth of `check`'s instructions. LZ4 on the longer lists took 0.4 MB more off `check`'s peak
+/// on the dev corpus but 1.5% more instructions (a buffer zeroed and filled on every read); not kept.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PackedReferences(thin_vec::ThinVec<u8>);
 
-/// One reference as packed.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct PackedReference<'a> {
-    path: &'a str,
-    /// From the previous reference's start (or from 0): references come mostly in the order of the text.
-    start: i64,
-    len: u32,
-    /// Where the root name starts, from the reference's start.
-    root_start: i64,
-    root_len: u32,
-}
-
 impl PackedReferences {
     pub fn new(refs: &[Reference]) -> PackedReferences {
-        let mut bytes = Vec::new();
+        if refs.is_empty() {
+            return PackedReferences::default();
+        }
+        // Sized first and written once: growing the list as it is written, then copying it without slack, was a
+        // third of the cost of packing.
+        let size: usize = refs.iter().map(|r| r.path.len() + RECORD_NUMBERS_MAX).sum();
+        let mut bytes = Vec::with_capacity(size);
         let mut previous = 0i64;
         for r in refs {
             let start = i64::from(u32::from(r.range.start()));
-            let packed = PackedReference {
-                path: &r.path,
-                start: start - previous,
-                len: u32::from(r.range.len()),
-                root_start: i64::from(u32::from(r.root_range.start())) - start,
-                root_len: u32::from(r.root_range.len()),
-            };
+            let path = r.path.as_str();
+            put(&mut bytes, path.len() as u64);
+            bytes.extend_from_slice(path.as_bytes());
+            put(&mut bytes, start - previous);
+            put(&mut bytes, u32::from(r.range.len()));
+            put(&mut bytes, i64::from(u32::from(r.root_range.start())) - start);
+            put(&mut bytes, u32::from(r.root_range.len()));
             previous = start;
-            // Writing to a vector cannot fail: postcard's only errors are those of a full fixed-size buffer.
-            bytes = postcard::to_extend(&packed, bytes).expect("postcard writes to a Vec without error");
         }
-        PackedReferences(thin_vec::ThinVec::from(bytes))
+        let mut packed = thin_vec::ThinVec::with_capacity(bytes.len());
+        packed.extend_from_slice(&bytes);
+        PackedReferences(packed)
     }
 
     /// The references, in the order they were packed.
     pub fn iter(&self) -> impl Iterator<Item = Reference> + '_ {
-        let mut rest: &[u8] = &self.0;
-        let mut previous = 0i64;
-        std::iter::from_fn(move || {
-            // Only bytes `new` wrote are read: a failure here is a bug in this encoding, and ends the list.
-            let (packed, tail) = postcard::take_from_bytes::<PackedReference>(rest).ok()?;
-            rest = tail;
-            let start = previous + packed.start;
-            previous = start;
-            let range_at = |start: i64, len: u32| {
-                let start = TextSize::from(u32::try_from(start).unwrap_or_default());
-                TextRange::at(start, TextSize::from(len))
-            };
-            Some(Reference {
-                path: SmolStr::new(packed.path),
-                range: range_at(start, packed.len),
-                root_range: range_at(start + packed.root_start, packed.root_len),
-            })
-        })
+        self.records().map(|(path, range, root_range)| Reference { path: SmolStr::new(path), range, root_range })
+    }
+
+    /// The references whose root is `root` (`each`), without making the others.
+    pub fn with_root<'a>(&'a self, root: &'a str) -> impl Iterator<Item = Reference> + 'a {
+        self.records()
+            .filter(move |(path, ..)| path.split('.').next() == Some(root))
+            .map(|(path, range, root_range)| Reference { path: SmolStr::new(path), range, root_range })
     }
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+
+    /// Each reference's path and ranges, as packed.
+    fn records(&self) -> impl Iterator<Item = (&str, TextRange, TextRange)> + '_ {
+        let mut rest: &[u8] = &self.0;
+        let mut previous = 0i64;
+        // Only bytes `new` wrote are read: a failure here is a bug in this encoding, and ends the list.
+        std::iter::from_fn(move || {
+            let len = usize::try_from(take::<u64>(&mut rest)?).ok()?;
+            let path = std::str::from_utf8(rest.get(..len)?).ok()?;
+            rest = &rest[len..];
+            let start = previous + take::<i64>(&mut rest)?;
+            let range = range_at(start, take(&mut rest)?)?;
+            let root_range = range_at(start + take::<i64>(&mut rest)?, take(&mut rest)?)?;
+            previous = start;
+            Some((path, range, root_range))
+        })
+    }
+}
+
+/// The most bytes a record's five numbers take: a path length, two `i64`s and two `u32`s as varints.
+const RECORD_NUMBERS_MAX: usize = 10 + 10 + 5 + 10 + 5;
+
+/// Appends `n` as a varint.
+fn put(bytes: &mut Vec<u8>, n: impl VarInt) {
+    let mut buf = [0u8; 10];
+    let len = n.encode_var(&mut buf);
+    bytes.extend_from_slice(&buf[..len]);
+}
+
+/// Reads a varint off the front of `bytes`.
+fn take<N: VarInt>(bytes: &mut &[u8]) -> Option<N> {
+    let (n, len) = N::decode_var(bytes)?;
+    *bytes = &bytes[len..];
+    Some(n)
+}
+
+fn range_at(start: i64, len: u32) -> Option<TextRange> {
+    Some(TextRange::at(TextSize::from(u32::try_from(start).ok()?), TextSize::from(len)))
 }
 
 impl From<Vec<Reference>> for PackedReferences {

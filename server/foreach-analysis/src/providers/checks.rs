@@ -123,16 +123,16 @@ fn each_outside_for_each(module: &Module, out: &mut Vec<Diagnostic>) {
         }
     };
     for p in module.providers.iter().filter(|p| p.for_each.is_none()) {
-        report(p.body_refs.file, p.body_refs.refs.iter().collect(), &format!("provider `{}`", p.name));
+        report(p.body_refs.file, p.body_refs.each_references(), &format!("provider `{}`", p.name));
     }
     for r in module.resources.iter().filter(|r| r.for_each().is_none()) {
-        report(r.body_refs.file, r.body_refs.refs.iter().collect(), &format!("`{}`", r.address()));
+        report(r.body_refs.file, r.body_refs.each_references(), &format!("`{}`", r.address()));
         if let Some(p) = r.provider() {
             report(p.file, references(&p.expr(), &[]), &format!("`{}`", r.address()));
         }
     }
     for o in &module.outputs {
-        report(o.body_refs.file, o.body_refs.refs.iter().collect(), &format!("output `{}`", o.name));
+        report(o.body_refs.file, o.body_refs.each_references(), &format!("output `{}`", o.name));
     }
     for c in module.module_calls.iter().filter(|c| c.for_each.is_none()) {
         for arg in c.inputs.iter().chain(c.providers.as_deref()) {
