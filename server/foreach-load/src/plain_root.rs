@@ -327,8 +327,10 @@ fn lead(base: &str, source: &str, folders: &[PathBuf]) -> Lead {
     }
 }
 
-/// Whether a text may hold a `module` block: the word `module` followed by a label (`module "app"`, `module app`)
-/// anywhere, or the JSON key `"module":`. Not `path.module` nor `module.app.id`.
+/// Whether a text may hold a `module` block: the word `module` first on its line (or after a `*/` there), followed
+/// by a label (`module "app"`, `module app`), or the JSON key `"module":`. Not `path.module`, `module.app.id`, nor
+/// the word in a `#` comment or a description ("this module creates ..."), which would have the file parsed for
+/// nothing.
 fn may_declare_module_blocks(text: &[u8]) -> bool {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     memchr::memmem::find_iter(text, b"module").any(|at| {
@@ -338,12 +340,14 @@ fn may_declare_module_blocks(text: &[u8]) -> bool {
             // JSON: `"module"` then a colon.
             return after.first() == Some(&b'"') && after[1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b':');
         }
-        if before.is_some_and(|b| ident(b) || b == b'.') {
-            return false;
-        }
-        let label = after.iter().skip_while(|b| **b == b' ' || **b == b'\t');
-        after.first().is_some_and(|b| *b == b' ' || *b == b'\t')
-            && label.clone().next().is_some_and(|b| *b == b'"' || ident(*b))
+        let line_start = memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
+        let prefix = &text[line_start..at];
+        let first_on_line =
+            prefix.iter().all(|b| *b == b' ' || *b == b'\t') || memchr::memmem::find(prefix, b"*/").is_some();
+        let mut label = after.iter().skip_while(|b| **b == b' ' || **b == b'\t');
+        first_on_line
+            && after.first().is_some_and(|b| *b == b' ' || *b == b'\t')
+            && label.next().is_some_and(|b| *b == b'"' || ident(*b))
     })
 }
 
@@ -571,6 +575,11 @@ mod tests {
             // Not module calls: an event pattern, an archive's source, in files without a module block.
             ("events/main.tf", "locals {\n  pattern = { source = [\"aws.s3\"] }\n}\n"),
             ("archive/main.tf", "data \"archive_file\" \"a\" {\n  source = local.path\n}\n"),
+            // Prose about a module is no block either.
+            (
+                "prose/main.tf",
+                "# This module manages\nlocals {\n  d = \"the module creates\"\n  s = { source = var.x }\n}\n",
+            ),
         ]);
         assert_eq!(look(&root, "modules/app"), module(&root, &["live", "modules/app"]));
         for text in [
