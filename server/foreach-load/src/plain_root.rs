@@ -15,6 +15,8 @@
 //!   down to it, and, below those that read a called module's outputs, by everything they call;
 //! - its values may come from elsewhere: a state (`terraform.tfstate`, `terraform.tfstate.d`), a `.terraform`
 //!   directory (the selected workspace), a wrapper that supplies its inputs (terragrunt, atmos);
+//! - the loaded workspace must have the same roots: a root the loader's walk skips (git-ignored) is none, so a module
+//!   it calls is unsure (and so, in the language server, is every module while exclude globs are set);
 //! - its evaluation may need more than those directories: a file function (`file(...)`, `templatefile(...)`, ...)
 //!   in any of them, whose files the first look does not read; and a plain root must not refer to a called module's
 //!   outputs (`module.`), since it is loaded alone.
@@ -114,6 +116,11 @@ fn module_look(
     let mut roots = 0;
     while let Some(d) = up.pop() {
         let Some(callers) = callers_of(calls, &d) else { return FirstLook::Unsure };
+        // A root the loader does not walk (git-ignored) is no root of the loaded workspace: its instances of the
+        // module would not be the index's.
+        if callers.is_empty() && !walked(folders, &d) {
+            return FirstLook::Unsure;
+        }
         roots += usize::from(callers.is_empty());
         for caller in callers {
             // A cycle through the module: the trees that reach it are cut where the analysis finds the cycle.
@@ -168,6 +175,41 @@ fn values_its_own(folders: &[PathBuf], dir: &Path) -> bool {
     // Looked for up to the boundaries the loader uses: the repositories of the folders (or the folders).
     let boundaries: Vec<PathBuf> = folders.iter().map(|f| crate::read_boundary(f)).collect();
     crate::wrappers::input_wrappers([dir], &boundaries).is_empty()
+}
+
+/// Whether the loader's walk of the folders reaches `dir`: no directory it skips on the way (`.terraform`, `.git`,
+/// ...), and none of the directories below the folder down to `dir` matched by an ignore file above it
+/// (`.gitignore`, `.ignore`, the repository's `.git/info/exclude`), as the walk matches each directory it enters
+/// (the folder itself is always walked). Any match answers no, even one a deeper file re-includes.
+fn walked(folders: &[PathBuf], dir: &Path) -> bool {
+    let Some(folder) = folders.iter().find(|f| dir.starts_with(f)) else { return false };
+    let below = dir.strip_prefix(folder).unwrap_or(dir);
+    if below.components().any(|c| crate::SKIPPED_DIRS.iter().any(|s| c.as_os_str() == *s)) {
+        return false;
+    }
+    let boundary = crate::read_boundary(folder);
+    let mut ignores: Vec<ignore::gitignore::Gitignore> = Vec::new();
+    let exclude = boundary.join(".git/info/exclude");
+    if exclude.is_file() {
+        let mut builder = ignore::gitignore::GitignoreBuilder::new(&boundary);
+        builder.add(&exclude);
+        let Ok(gitignore) = builder.build() else { return false };
+        ignores.push(gitignore);
+    }
+    for a in dir.ancestors().skip(1).take_while(|a| a.starts_with(&boundary)) {
+        for file in [".gitignore", ".ignore"].iter().map(|n| a.join(n)).filter(|f| f.is_file()) {
+            let (gitignore, error) = ignore::gitignore::Gitignore::new(&file);
+            if error.is_some() {
+                return false;
+            }
+            ignores.push(gitignore);
+        }
+    }
+    // Each directory the walk enters on its way, with the ignore files of the directories above it.
+    let entered = dir.ancestors().take_while(|a| a.starts_with(folder) && *a != folder.as_path());
+    entered.into_iter().all(|a| {
+        ignores.iter().filter(|g| a != g.path() && a.starts_with(g.path())).all(|g| !g.matched(a, true).is_ignore())
+    })
 }
 
 /// What the files of a directory read besides themselves.
@@ -600,5 +642,17 @@ mod tests {
             ]);
             assert_eq!(look(&root, "modules/app"), FirstLook::Unsure, "{text}");
         }
+    }
+
+    #[test]
+    fn a_root_the_loader_does_not_walk_decides_nothing() {
+        let app = ("modules/app/main.tf", "locals {}\n");
+        let live = ("live/main.tf", "module \"app\" {\n  source = \"../modules/app\"\n}\n");
+        for ignore in [(".gitignore", "live/\n"), (".ignore", "/live\n"), ("live/../.gitignore", "*/\n!modules/\n")] {
+            let (_d, root) = ws(&[app, live, ignore]);
+            assert_eq!(look(&root, "modules/app"), FirstLook::Unsure, "{ignore:?}");
+        }
+        let (_d, root) = ws(&[app, live, (".gitignore", ".terraform/\nother/\n")]);
+        assert_eq!(look(&root, "modules/app"), module(&root, &["live", "modules/app"]));
     }
 }

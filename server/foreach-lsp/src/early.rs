@@ -193,6 +193,13 @@ fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec
             FirstLook::PlainRoot => ROOT_INSTANCE_CODES,
             // The module evaluated with the directories that decide its instances (`first_look`): its instances
             // are the index's (their own calls lead nowhere here unless their outputs are read).
+            // Exclude globs (the settings', the project file's) keep directories out of the index that the search
+            // does not know of.
+            FirstLook::Module { .. }
+                if !config.exclude.is_empty() || matches!(&project, Some(Ok(p)) if !p.exclude.is_empty()) =>
+            {
+                return;
+            }
             FirstLook::Module { dirs } => {
                 for other in dirs.iter().filter(|d| d.as_path() != Path::new(dir)) {
                     let Some(change) = dir_change(&foreach_load::path_string(other), &open) else { return };
