@@ -177,7 +177,14 @@ fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec
         };
         let local = host.dir_local_diagnostics(dir);
         let Some(first) = in_lsp_form(&host, local.clone()) else { return };
-        let join = |p: std::thread::ScopedJoinHandle<'_, FirstLook>| p.join().unwrap_or(FirstLook::Unsure);
+        // Exclude globs (the settings', the project file's) keep directories out of the index that the search does
+        // not know of: a module's roots could be among them.
+        let excluded = !config.exclude.is_empty() || matches!(&project, Some(Ok(p)) if !p.exclude.is_empty());
+        let join = |p: std::thread::ScopedJoinHandle<'_, FirstLook>| match p.join() {
+            Ok(FirstLook::Module { .. }) if excluded => FirstLook::Unsure,
+            Ok(look) => look,
+            Err(_) => FirstLook::Unsure,
+        };
         // When the module's instances can be evaluated, the first list is skipped if the search is over by now,
         // and after an edit always: it would take the instances' findings away until the second list is sent. A
         // document just opened has nothing to lose, and gets the first list at once.
@@ -193,13 +200,6 @@ fn compute(state: &State, uri: &Uri, path: &str, opened: bool, send: &dyn Fn(Vec
             FirstLook::PlainRoot => ROOT_INSTANCE_CODES,
             // The module evaluated with the directories that decide its instances (`first_look`): its instances
             // are the index's (their own calls lead nowhere here unless their outputs are read).
-            // Exclude globs (the settings', the project file's) keep directories out of the index that the search
-            // does not know of.
-            FirstLook::Module { .. }
-                if !config.exclude.is_empty() || matches!(&project, Some(Ok(p)) if !p.exclude.is_empty()) =>
-            {
-                return;
-            }
             FirstLook::Module { dirs } => {
                 for other in dirs.iter().filter(|d| d.as_path() != Path::new(dir)) {
                     let Some(change) = dir_change(&foreach_load::path_string(other), &open) else { return };

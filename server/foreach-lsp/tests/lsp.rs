@@ -782,6 +782,33 @@ async fn a_module_file_gets_what_its_instances_decide_once_its_callers_are_loade
     c.shutdown().await;
 }
 
+/// With exclude globs (here the project file's) the search cannot know which roots the index has: a module file's
+/// instance findings wait for the loaded workspace, while its directory's own come at once and after an edit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_exclude_globs_a_module_files_instance_findings_wait_for_the_loaded_workspace() {
+    let project = ("foreach-ls.toml", "exclude = [\"elsewhere/**\"]\n");
+    let (_dir, root, app_uri) =
+        slow_workspace_marked(foreach_lsp::test_hooks::HELD_INDEX_MARKER, &[(".git/HEAD", ""), project]);
+    let mut c = TestClient::start_with_hooks();
+    c.initialize(Some(&root), json!({"window": {"workDoneProgress": true}})).await;
+    c.open(&app_uri, SLOW_APP).await;
+    let first = c.diagnostics_for(&app_uri, |d| !d.is_empty()).await;
+    assert_eq!(codes(&first), ["undefined-reference"], "{first:?}");
+    // The edit's list comes after the first computation has ended: by then an instance finding would have come.
+    let end = SLOW_APP.lines().count() as u32;
+    let more = "resource \"aws_s3_bucket\" \"c\" {\n  bucket = local.ownr\n}\n";
+    c.notify("textDocument/didChange", change(1, &app_uri, Some([end, 0, end, 0]), more)).await;
+    let edited =
+        c.diagnostics_for(&app_uri, |d| d.iter().any(|x| x["message"].as_str().unwrap_or("").contains("ownr"))).await;
+    assert_eq!(codes(&edited), ["undefined-reference", "undefined-reference"], "{edited:?}");
+    std::fs::remove_file(root.join(foreach_lsp::test_hooks::HELD_INDEX_MARKER)).unwrap();
+    let loaded = c.diagnostics_for(&app_uri, |d| codes(d).contains(&"evaluation-error".to_string())).await;
+    for d in &edited {
+        assert!(loaded.contains(d), "{d} was withdrawn: {loaded:?}");
+    }
+    c.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_edit_while_indexing_publishes_the_new_texts_own_findings_at_once() {
     let (_dir, root, app_uri) = slow_workspace(&[UNSURE_CALLER]);
