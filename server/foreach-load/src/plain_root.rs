@@ -43,12 +43,6 @@ pub enum FirstLook {
     Unsure,
 }
 
-/// Whether `dir` is surely a root module that depends on its own directory alone, in a workspace made of `folders`
-/// (both canonical, else the answer is no). `open` gives the texts of files an editor holds (they replace the disk's).
-pub fn surely_plain_root(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> bool {
-    first_look(folders, dir, open) == FirstLook::PlainRoot
-}
-
 /// What `dir` surely is in a workspace made of `folders` (both canonical, else [`FirstLook::Unsure`]). `open` gives
 /// the texts of files an editor holds (they replace the disk's).
 pub fn first_look(folders: &[PathBuf], dir: &Path, open: &HashMap<String, Arc<str>>) -> FirstLook {
@@ -487,7 +481,7 @@ mod tests {
 
     fn plain(root: &Path, dir: &str) -> bool {
         let dir = if dir == "." { root.to_path_buf() } else { root.join(dir) };
-        surely_plain_root(&[root.to_path_buf()], &dir, &HashMap::new())
+        first_look(&[root.to_path_buf()], &dir, &HashMap::new()) == FirstLook::PlainRoot
     }
 
     const CALLS_APP: &str = "terraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\" }\n  }\n}\n\
@@ -535,7 +529,7 @@ mod tests {
             Arc::from("module \"l\" {\n  source = \"./live\"\n}\n"),
         )]);
         assert!(plain(&root, "live"));
-        assert!(!surely_plain_root(std::slice::from_ref(&root), &root.join("live"), &open));
+        assert_ne!(first_look(std::slice::from_ref(&root), &root.join("live"), &open), FirstLook::PlainRoot);
     }
 
     fn look(root: &Path, dir: &str) -> FirstLook {

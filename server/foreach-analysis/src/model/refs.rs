@@ -170,12 +170,6 @@ fn range_at(start: i64, len: u32) -> Option<TextRange> {
     Some(TextRange::at(TextSize::from(u32::try_from(start).ok()?), TextSize::from(len)))
 }
 
-impl From<Vec<Reference>> for PackedReferences {
-    fn from(refs: Vec<Reference>) -> PackedReferences {
-        PackedReferences::new(&refs)
-    }
-}
-
 /// Marks, in the stored path, a call name that an instance key or splat follows (`module.m[].out`).
 const INSTANCE_STEP: &str = "[]";
 
