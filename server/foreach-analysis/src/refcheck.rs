@@ -338,7 +338,9 @@ pub(crate) fn module_references(module: &Module) -> Vec<Site> {
         body(&o.body_refs);
     }
     for v in &module.variables {
-        body(&v.validation_refs());
+        if let Some(refs) = v.validation_refs() {
+            body(refs);
+        }
     }
     for p in &module.providers {
         body(&p.body_refs);

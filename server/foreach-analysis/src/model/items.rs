@@ -252,8 +252,8 @@ pub struct VariableRest {
     /// OpenTofu 1.11 `ephemeral = true|false`.
     pub ephemeral: OptArg,
     /// The references in its `validation` blocks (conditions and error messages), which OpenTofu validates like
-    /// any other.
-    pub validation_refs: PackedReferences,
+    /// any other; none when they make none.
+    pub validation_refs: Option<BodyRefs>,
 }
 
 impl Variable {
@@ -273,11 +273,9 @@ impl Variable {
         self.rest.as_ref().and_then(|r| r.ephemeral.as_deref())
     }
 
-    /// The references of its `validation` blocks, in the variable's file.
-    pub fn validation_refs(&self) -> BodyRefs {
-        let refs = self.rest.as_ref().map(|r| r.validation_refs.clone()).unwrap_or_default();
-        let has_each = refs.with_root("each").next().is_some();
-        BodyRefs { file: self.site.file, refs, has_each }
+    /// The references of its `validation` blocks.
+    pub fn validation_refs(&self) -> Option<&BodyRefs> {
+        self.rest.as_ref().and_then(|r| r.validation_refs.as_ref())
     }
 }
 

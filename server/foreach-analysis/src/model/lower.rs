@@ -246,7 +246,7 @@ fn lower_variable(file: FileId, block: &Block) -> Variable {
         sensitive: get("sensitive"),
         constant: get("const"),
         ephemeral: get("ephemeral"),
-        validation_refs: body_refs(file, &block.body, VARIABLE_ARGUMENTS).refs,
+        validation_refs: Some(body_refs(file, &block.body, VARIABLE_ARGUMENTS)).filter(|b| !b.refs.is_empty()),
     };
     Variable {
         name: block.labels[0].value.clone(),
